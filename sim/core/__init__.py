@@ -1,0 +1,1 @@
+"""What every game engine shares: random streams, data loading, the batch runner, results."""

@@ -1,0 +1,97 @@
+"""Reading a game's seed folder: CSV tables and rules.toml, with errors that name the spot."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import tomllib
+from pathlib import Path
+
+from sim.core.errors import PlaytestError
+
+SOURCES = ("seed", "public", "reconstructed")
+
+
+def seeds_dir(game: str) -> Path:
+    """The shipped data folder of ``game`` (a checkout's ``seeds/<game>``)."""
+    here = Path(__file__).resolve().parents[2] / "seeds" / game
+    if here.is_dir():
+        return here
+    from importlib import resources
+
+    return Path(str(resources.files("seeds") / game))
+
+
+class Row(dict):
+    """One CSV row; ``where`` is ``file, row N`` for error messages (header is row 1)."""
+
+    where: str
+
+    def field(self, name: str) -> str:
+        return self[name].strip()
+
+    def fail(self, name: str, why: str) -> PlaytestError:
+        return PlaytestError(f"{self.where}, field '{name}': {why}")
+
+    def integer(self, name: str, low: int | None = None, high: int | None = None) -> int:
+        text = self.field(name)
+        try:
+            value = int(text)
+        except ValueError:
+            raise self.fail(name, f"'{text}' is not a whole number") from None
+        if low is not None and value < low:
+            raise self.fail(name, f"{value} is below {low}")
+        if high is not None and value > high:
+            raise self.fail(name, f"{value} is above {high}")
+        return value
+
+    def choice(self, name: str, allowed: list[str] | tuple[str, ...]) -> str:
+        text = self.field(name)
+        if text not in allowed:
+            raise self.fail(name, f"'{text}' is not one of {', '.join(allowed)}")
+        return text
+
+
+def read_csv(folder: Path, name: str, columns: list[str]) -> list[Row]:
+    """Rows of ``folder/name``; every listed column must be present and every row complete."""
+    path = folder / name
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            header = reader.fieldnames or []
+            missing = [c for c in columns if c not in header]
+            if missing:
+                raise PlaytestError(f"{path}: missing column(s) {', '.join(missing)}")
+            rows = []
+            for i, raw in enumerate(reader, start=2):
+                if None in raw or any(raw[c] is None for c in columns):
+                    raise PlaytestError(f"{path}, row {i}: wrong number of fields")
+                row = Row(raw)
+                row.where = f"{path}, row {i}"
+                if "source" in columns:
+                    row.choice("source", SOURCES)
+                rows.append(row)
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise PlaytestError(f"cannot read {path}: {e}") from None
+    if not rows:
+        raise PlaytestError(f"{path}: no rows")
+    return rows
+
+
+def read_toml(folder: Path, name: str) -> dict:
+    path = folder / name
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise PlaytestError(f"cannot read {path}: {e}") from None
+
+
+def folder_hash(folder: Path) -> str:
+    """A short hash of every data file in ``folder``: runs record what they were played on."""
+    h = hashlib.sha256()
+    for path in sorted(folder.glob("*")):
+        if path.suffix in (".csv", ".toml"):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]

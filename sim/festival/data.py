@@ -1,0 +1,363 @@
+"""Festival as data: reads ``seeds/festival`` into the numpy tables the kernels take.
+
+Every table is validated on load; a bad file gets one PlaytestError naming file, row and
+field. Objective patterns are compiled here, once, into shift tables for the bit-board
+matcher (see state.py): per card, per distinct 90-degree rotation, per pattern cell, the
+shift that maps a requirement mask onto the set of anchors satisfying that cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from sim.core.data import folder_hash, read_csv, read_toml, seeds_dir
+from sim.core.errors import PlaytestError
+from sim.festival import state as S
+from sim.festival.tables import MAX_CARDS, MAX_CROWD, pack
+
+KIND_SHAPE = 0
+KIND_PAIR = 1
+KINDS = ("shape", "pair")
+ANY = -1
+MAX_PATTERN_CELLS = 4
+ROTATIONS = 4
+
+CROWD_CONDITIONS = (
+    "same_colour_visible",  # at least `count` visible tiles of one colour
+    "same_design_visible",  # at least `count` visible tiles of one design
+    "tiles_at_level",  # at least `count` cells holding `level` tiles or more
+    "distinct_objective_values",  # completed objectives with `count` different values
+    "completed_objectives",  # at least `count` completed objectives
+    "board_full",  # at least `count` occupied cells (9: no empty space)
+    "all_colours_and_designs",  # every colour and every design visible
+)
+
+
+class Tables(NamedTuple):
+    """Everything the kernels know about the game, as arrays (passed, never global)."""
+
+    params: np.ndarray  # int64[N_PARAMS], see state.P_*
+    tile_colour: np.ndarray  # int64[T]: one player's tile set
+    tile_design: np.ndarray  # int64[T]
+    board_design: np.ndarray  # int64[colours]: target design of each board colour
+    card_value: np.ndarray  # int64[C]: deck cards 0..n_deck-1, then starting sides
+    card_kind: np.ndarray  # int64[C]
+    card_ncells: np.ndarray  # int64[C]
+    card_req: np.ndarray  # int64[C, 4, 3]: colour, design (-1 any), stacked (0/1)
+    card_sel: np.ndarray  # int64[C, 4, 3]: VIEW entries whose AND is a cell's mask
+    card_nrot: np.ndarray  # int64[C]: distinct rotations
+    card_rshift: np.ndarray  # int64[C, 4, 4]: (mask >> r) << l, per rotation and cell,
+    card_lshift: np.ndarray  # int64[C, 4, 4]:   maps cells onto the anchors they serve
+    card_valid: np.ndarray  # int64[C, 4]: anchors whose whole pattern lies on the board
+    card_tiles: np.ndarray  # int64[C]: bit k set when tile k can fill some pattern cell
+    start_card: np.ndarray  # int64[colours, 2]: card index of each side
+    crowd_kind: np.ndarray  # int64[K]
+    crowd_count: np.ndarray  # int64[K]
+    crowd_level: np.ndarray  # int64[K]
+    crowd_value: np.ndarray  # int64[K]
+    crowd_sides: np.ndarray  # int64[tiles, 2]: condition row of each side
+
+
+@dataclass(frozen=True)
+class FestivalData:
+    """The tables plus the names that turn indices back into words."""
+
+    tables: Tables
+    tab: np.ndarray  # the same, packed for the kernels (tables.py)
+    colours: list[str]
+    designs: list[str]
+    tiles: list[str]
+    cards: list[str]  # deck cards, then starting sides
+    n_deck: int
+    crowd: list[str]  # one label per condition row
+    folder: Path
+    hash: str
+
+
+def _parse_cells(row, colours: list[str], designs: list[str]) -> list[tuple[int, int, int, int, int]]:
+    text = row.field("cells")
+    cells = []
+    for part in text.split(";"):
+        bits = [b.strip() for b in part.split(",")]
+        if len(bits) not in (4, 5) or (len(bits) == 5 and bits[4] != "stacked"):
+            raise row.fail("cells", f"'{part}' is not 'row,col,colour,design[,stacked]'")
+        try:
+            r, c = int(bits[0]), int(bits[1])
+        except ValueError:
+            raise row.fail("cells", f"'{part}': row and col must be whole numbers") from None
+        if not (0 <= r < 3 and 0 <= c < 3):
+            raise row.fail("cells", f"'{part}': position outside the 3x3 board")
+        if bits[2] != "any" and bits[2] not in colours:
+            raise row.fail("cells", f"'{bits[2]}' is not a colour ({', '.join(colours)}, any)")
+        if bits[3] != "any" and bits[3] not in designs:
+            raise row.fail("cells", f"'{bits[3]}' is not a design ({', '.join(designs)}, any)")
+        colour = ANY if bits[2] == "any" else colours.index(bits[2])
+        design = ANY if bits[3] == "any" else designs.index(bits[3])
+        cells.append((r, c, colour, design, int(len(bits) == 5)))
+    if not 1 <= len(cells) <= MAX_PATTERN_CELLS:
+        raise row.fail("cells", f"a pattern has 1 to {MAX_PATTERN_CELLS} cells")
+    if len({(r, c) for r, c, *_ in cells}) != len(cells):
+        raise row.fail("cells", "two cells share a position")
+    return cells
+
+
+def _compile_shape(cells) -> tuple[int, np.ndarray, np.ndarray]:
+    """Distinct rotations of a pattern as (count, shifts[4, 4], valid anchors[4])."""
+    shifts = np.zeros((ROTATIONS, MAX_PATTERN_CELLS), dtype=np.int64)
+    valid = np.zeros(ROTATIONS, dtype=np.int64)
+    seen = []
+    n = 0
+    r0, c0 = cells[0][0], cells[0][1]
+    offsets = [(r - r0, c - c0) for r, c, *_ in cells]
+    for _ in range(ROTATIONS):
+        # The same cells and requirements after translation: a duplicate rotation.
+        lo_r = min(dr for dr, _ in offsets)
+        lo_c = min(dc for _, dc in offsets)
+        key = sorted((dr - lo_r, dc - lo_c, cell[2:]) for (dr, dc), cell in zip(offsets, cells))
+        if key not in seen:
+            seen.append(key)
+            anchors = 0
+            for cell in range(S.CELLS):
+                r, c = divmod(cell, 3)
+                if all(0 <= r + dr < 3 and 0 <= c + dc < 3 for dr, dc in offsets):
+                    anchors |= 1 << S.cell_bit(cell)
+            for i, (dr, dc) in enumerate(offsets):
+                shifts[n, i] = dr * 8 + dc
+            valid[n] = anchors
+            n += 1
+        offsets = [(dc, -dr) for dr, dc in offsets]  # a quarter turn
+    return n, shifts, valid
+
+
+def _read_cards(rows, colours, designs, id_field: str):
+    names, values, kinds, ncells, reqs, nrots, shifts, valids = [], [], [], [], [], [], [], []
+    for row in rows:
+        name = row.field(id_field)
+        if name in names:
+            raise row.fail(id_field, f"'{name}' appears twice")
+        kind = KINDS.index(row.choice("kind", KINDS)) if "kind" in row else KIND_SHAPE
+        value = row.integer("value", low=0, high=62)
+        req = np.full((MAX_PATTERN_CELLS, 3), ANY, dtype=np.int64)
+        req[:, 2] = 0
+        shift = np.zeros((ROTATIONS, MAX_PATTERN_CELLS), dtype=np.int64)
+        valid = np.zeros(ROTATIONS, dtype=np.int64)
+        if kind == KIND_SHAPE:
+            cells = _parse_cells(row, colours, designs)
+            for i, (_, _, colour, design, stacked) in enumerate(cells):
+                req[i] = (colour, design, stacked)
+            nrot, shift, valid = _compile_shape(cells)
+            n = len(cells)
+        else:
+            if row.field("cells"):
+                raise row.fail("cells", "a pair objective has no cells (any two identical tiles)")
+            nrot, n = 0, 2
+        names.append(name)
+        values.append(value)
+        kinds.append(kind)
+        ncells.append(n)
+        reqs.append(req)
+        nrots.append(nrot)
+        shifts.append(shift)
+        valids.append(valid)
+    return names, values, kinds, ncells, reqs, nrots, shifts, valids
+
+
+def _params(folder: Path) -> np.ndarray:
+    rules = read_toml(folder, "rules.toml")
+    path = folder / "rules.toml"
+    fixed = {"board_rows": 3, "board_cols": 3}
+    for key, want in fixed.items():
+        if rules.get(key, want) != want:
+            raise PlaytestError(f"{path}: {key} = {rules[key]}: only a 3x3 board is supported")
+    spec = {  # key: (index, low, high)
+        "min_players": (S.P_MIN_PLAYERS, 2, S.MAX_PLAYERS),
+        "max_players": (S.P_MAX_PLAYERS, 2, S.MAX_PLAYERS),
+        "tiles_per_player": (S.P_TILES_PER_PLAYER, 1, S.STACK_CAP),
+        "objective_piles": (S.P_PILES, 1, S.PILES),
+        "pile_size": (S.P_PILE_SIZE, 1, S.PILE_CAP),
+        "max_uncompleted": (S.P_MAX_UNCOMPLETED, 1, S.HELD_CAP),
+        "end_completed_objectives": (S.P_END_COMPLETED, 1, 64),
+        "crowd_pleaser_tiles": (S.P_CROWD_TILES, 0, S.CROWD_TILES),
+    }
+    params = np.zeros(S.N_PARAMS, dtype=np.int64)
+    for key in rules:
+        if key not in spec and key not in fixed:
+            raise PlaytestError(f"{path}: unknown parameter '{key}'")
+    for key, (index, low, high) in spec.items():
+        if key not in rules:
+            raise PlaytestError(f"{path}: missing parameter '{key}'")
+        value = rules[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise PlaytestError(f"{path}: {key} = {value!r} must be a whole number {low}..{high}")
+        params[index] = value
+    if params[S.P_MIN_PLAYERS] > params[S.P_MAX_PLAYERS]:
+        raise PlaytestError(f"{path}: min_players is above max_players")
+    return params
+
+
+def load(folder: str | Path | None = None) -> FestivalData:
+    """Read and validate a Festival data folder (default: the shipped ``seeds/festival``)."""
+    folder = Path(folder) if folder is not None else seeds_dir("festival")
+    if not folder.is_dir():
+        raise PlaytestError(f"no such data folder: {folder}")
+    params = _params(folder)
+
+    boards = read_csv(folder, "boards.csv", ["colour", "symbol", "target_design", "cities", "source"])
+    design_rows = read_csv(folder, "designs.csv", ["design", "informal_label", "source"])
+    designs = [r.field("design") for r in design_rows]
+    colours = [r.field("colour") for r in boards]
+    if len(colours) != 4 or len(set(colours)) != 4:
+        raise PlaytestError(f"{folder / 'boards.csv'}: needs 4 boards of 4 different colours")
+    if len(designs) != 4 or len(set(designs)) != 4:
+        raise PlaytestError(f"{folder / 'designs.csv'}: needs 4 different designs")
+    board_design = np.array([designs.index(r.choice("target_design", designs)) for r in boards])
+
+    tile_rows = read_csv(folder, "tiles.csv", ["tile", "colour", "design", "per_player", "source"])
+    tiles, tile_colour, tile_design = [], [], []
+    for r in tile_rows:
+        colour = colours.index(r.choice("colour", colours))
+        design = designs.index(r.choice("design", designs))
+        for _ in range(r.integer("per_player", low=0, high=S.STACK_CAP)):
+            tiles.append(r.field("tile"))
+            tile_colour.append(colour)
+            tile_design.append(design)
+    want = params[S.P_TILES_PER_PLAYER]
+    if len(tiles) != want:
+        raise PlaytestError(
+            f"{folder / 'tiles.csv'}: per_player adds up to {len(tiles)} tiles, "
+            f"rules.toml says tiles_per_player = {want}"
+        )
+
+    deck_rows = read_csv(folder, "objectives.csv", ["card", "kind", "value", "cells", "source"])
+    deck = _read_cards(deck_rows, colours, designs, "card")
+    n_deck = len(deck[0])
+    if n_deck != params[S.P_PILES] * params[S.P_PILE_SIZE]:
+        raise PlaytestError(
+            f"{folder / 'objectives.csv'}: {n_deck} cards, rules.toml deals "
+            f"{params[S.P_PILES]} piles of {params[S.P_PILE_SIZE]}"
+        )
+    start_rows = read_csv(
+        folder, "start_objectives.csv", ["card", "colour", "side", "value", "cells", "source"]
+    )
+    start = _read_cards(start_rows, colours, designs, "card")
+    start_card = np.full((4, 2), -1, dtype=np.int64)
+    for i, r in enumerate(start_rows):
+        colour = colours.index(r.choice("colour", colours))
+        side = ("A", "B").index(r.choice("side", ("A", "B")))
+        if start_card[colour, side] >= 0:
+            raise r.fail("side", f"{colours[colour]} side {'AB'[side]} appears twice")
+        start_card[colour, side] = n_deck + i
+    if (start_card < 0).any():
+        raise PlaytestError(f"{folder / 'start_objectives.csv'}: every colour needs sides A and B")
+    cards = [deck[k] + start[k] for k in range(8)]
+    if len(cards[0]) > MAX_CARDS:
+        raise PlaytestError(f"{folder}: {len(cards[0])} objective cards, at most {MAX_CARDS}")
+    names = cards[0]
+    if len(set(names)) != len(names):
+        raise PlaytestError(f"{folder}: a starting objective shares its name with a deck card")
+
+    crowd_rows = read_csv(
+        folder, "crowd_pleasers.csv", ["tile", "side", "condition", "count", "level", "value", "source"]
+    )
+    n_crowd_tiles = params[S.P_CROWD_TILES]
+    if len(crowd_rows) > MAX_CROWD:
+        raise PlaytestError(f"{folder / 'crowd_pleasers.csv'}: at most {MAX_CROWD} rows")
+    crowd_sides = np.full((max(n_crowd_tiles, 1), 2), -1, dtype=np.int64)
+    kind, count, level, value, labels = [], [], [], [], []
+    for i, r in enumerate(crowd_rows):
+        tile = r.integer("tile", low=1, high=max(n_crowd_tiles, 1)) - 1
+        side = ("A", "B").index(r.choice("side", ("A", "B")))
+        if crowd_sides[tile, side] >= 0:
+            raise r.fail("side", f"tile {tile + 1} side {'AB'[side]} appears twice")
+        crowd_sides[tile, side] = i
+        k = CROWD_CONDITIONS.index(r.choice("condition", CROWD_CONDITIONS))
+        kind.append(k)
+        count.append(r.integer("count", low=1, high=16))
+        level.append(r.integer("level", low=0, high=S.LEVELS))
+        if CROWD_CONDITIONS[k] == "tiles_at_level" and level[-1] < 2:
+            raise r.fail("level", f"tiles_at_level needs a level from 2 to {S.LEVELS}")
+        value.append(r.integer("value", low=0))
+        labels.append(_crowd_label(CROWD_CONDITIONS[k], count[-1], level[-1]))
+    if n_crowd_tiles and (crowd_sides[:n_crowd_tiles] < 0).any():
+        raise PlaytestError(f"{folder / 'crowd_pleasers.csv'}: every tile needs sides A and B")
+
+    i64 = lambda x: np.ascontiguousarray(np.array(x, dtype=np.int64))  # noqa: E731
+    req = i64(cards[4])
+    shift = i64(cards[6])
+    tables = Tables(
+        params=params,
+        tile_colour=i64(tile_colour),
+        tile_design=i64(tile_design),
+        board_design=i64(board_design),
+        card_value=i64(cards[1]),
+        card_kind=i64(cards[2]),
+        card_ncells=i64(cards[3]),
+        card_req=req,
+        card_sel=_selectors(req, i64(cards[3]), i64(cards[2])),
+        card_nrot=i64(cards[5]),
+        card_rshift=np.maximum(shift, 0),
+        card_lshift=np.maximum(-shift, 0),
+        card_valid=i64(cards[7]),
+        card_tiles=_tiles_served(req, i64(cards[3]), i64(cards[2]), tile_colour, tile_design),
+        start_card=start_card,
+        crowd_kind=i64(kind),
+        crowd_count=i64(count),
+        crowd_level=i64(level),
+        crowd_value=i64(value),
+        crowd_sides=crowd_sides,
+    )
+    return FestivalData(
+        tables=tables,
+        tab=pack(tables),
+        colours=colours,
+        designs=designs,
+        tiles=[f"{colours[c]}-{designs[d]}" for c, d in zip(tile_colour, tile_design)],
+        cards=names,
+        n_deck=n_deck,
+        crowd=labels,
+        folder=folder,
+        hash=folder_hash(folder),
+    )
+
+
+def _selectors(req: np.ndarray, ncells: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+    """Per card and pattern cell, three VIEW entries whose AND is the cell's mask."""
+    sel = np.full(req.shape, S.V_NONE, dtype=np.int64)
+    for card in range(req.shape[0]):
+        if kinds[card] != KIND_SHAPE:
+            continue
+        for i in range(ncells[card]):
+            colour, design, stacked = req[card, i]
+            sel[card, i, 0] = S.V_ALL if colour == ANY else S.V_COL + colour
+            sel[card, i, 1] = S.V_ALL if design == ANY else S.V_DES + design
+            sel[card, i, 2] = S.V_LEVEL + (1 if stacked else 0)
+    return sel
+
+
+def _tiles_served(req, ncells, kinds, tile_colour, tile_design) -> np.ndarray:
+    """Per card, the tiles that satisfy at least one pattern cell (stacking aside)."""
+    out = np.zeros(req.shape[0], dtype=np.int64)
+    for card in range(req.shape[0]):
+        for k, (colour, design) in enumerate(zip(tile_colour, tile_design)):
+            if kinds[card] != KIND_SHAPE or any(
+                req[card, i, 0] in (ANY, colour) and req[card, i, 1] in (ANY, design)
+                for i in range(ncells[card])
+            ):
+                out[card] |= 1 << k
+    return out
+
+
+def _crowd_label(kind: str, count: int, level: int) -> str:
+    return {
+        "same_colour_visible": f"{count} visible of one colour",
+        "same_design_visible": f"{count} visible of one design",
+        "tiles_at_level": f"{count} tile(s) at level {level}",
+        "distinct_objective_values": f"{count} objectives of different values",
+        "completed_objectives": f"{count} completed objectives",
+        "board_full": "board full" if count >= 9 else f"{count} spaces filled",
+        "all_colours_and_designs": "all colours and designs visible",
+    }[kind]

@@ -1,0 +1,98 @@
+"""The game loop: one full game of Festival, optionally logged.
+
+At each decision the loop writes the legal moves, asks for their features when the seat's
+bot weighs features, and lets the bot's selector pick. The batch kernel and ``replay`` call
+the same function, so a replayed game is the simulated game.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import seed_game, uniform
+from sim.festival import features as F
+from sim.festival import rules as R
+from sim.festival import state as S
+from sim.festival import tables as TB
+from sim.festival.invariants import check_state
+from strategies.selectors import RANDOM, select
+
+
+@njit(cache=True)
+def bot_of(seat, game_index, n_players, rotate):
+    """Bot slot playing ``seat``: with rotation, game i moves every bot i seats on."""
+    return (seat + game_index) % n_players if rotate else seat
+
+
+@njit(cache=True)
+def decide_turn(st, tab, p, bots, bot, rng, moves, feats, view, before):
+    """Seat p's move this turn, chosen by bot ``bot`` from public information only.
+
+    ``bots`` is (selectors, params, weights) as built by bots.bot_arrays.
+    """
+    selectors, params, weights = bots
+    n = R.legal_moves(st, tab, p, moves)
+    u1 = uniform(rng)
+    u2 = uniform(rng)
+    if selectors[bot] != RANDOM and n > 1:
+        F.turn_features(st, tab, p, moves, n, feats, view, before)
+    return moves[select(selectors, params, weights, bot, F.KIND_TURN, feats, n, u1, u2)]
+
+
+@njit(cache=True)
+def decide_start(st, tab, p, bots, bot, rng, feats):
+    """Card index of the starting-objective side that seat p keeps."""
+    selectors, params, weights = bots
+    b = S.SEAT + p * S.SEAT_SIZE
+    sides = TB.START_CARD + st[b + S.COLOUR] * 2
+    u1 = uniform(rng)
+    u2 = uniform(rng)
+    if selectors[bot] != RANDOM:
+        F.start_features(st, tab, p, tab[sides], tab[sides + 1], feats)
+    return tab[sides + select(selectors, params, weights, bot, F.KIND_START, feats, 2, u1, u2)]
+
+
+@njit(cache=True)
+def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, moves, feats, view, before,
+              log, check):
+    """Play game ``game_index`` of ``seed`` to the end in ``st``.
+
+    Returns (log length, first invariant violation code or 0; checked after every turn
+    when ``check``).
+    """
+    seed_game(rng, seed, game_index)
+    R.setup(st, tab, n_players, rng)
+    nlog = 0
+    for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
+        nlog = R.log_event(log, nlog, R.LOG_CROWD_SETUP, -1, k, st[S.CROWD_COND + k], 0, 0)
+    for p in range(n_players):
+        b = S.SEAT + p * S.SEAT_SIZE
+        nlog = R.log_event(log, nlog, R.LOG_BOARD, p, st[b + S.COLOUR], st[b + S.DESIGN], 0, 0)
+    for p in range(n_players):
+        bot = bot_of(p, game_index, n_players, rotate)
+        card = decide_start(st, tab, p, bots, bot, rng, feats)
+        R.choose_start_side(st, tab, p, card)
+        nlog = R.log_event(log, nlog, R.LOG_START, p, card, 0, 0, 0)
+    bad = 0
+    while st[S.OVER] == 0:
+        p = st[S.CURRENT]
+        bot = bot_of(p, game_index, n_players, rotate)
+        move = decide_turn(st, tab, p, bots, bot, rng, moves, feats, view, before)
+        nlog, placed = R.apply_move(st, tab, p, move, log, nlog)
+        nlog = R.end_of_turn(st, tab, p, placed, log, nlog)
+        nlog = R.advance(st, tab, p, log, nlog)
+        if check and bad == 0:
+            bad = check_state(st, tab)
+    return nlog, bad
+
+
+def new_buffers(log_rows: int = 0):
+    """Preallocated per-game buffers: state, rng, moves, features, view, before, log."""
+    return (
+        np.zeros(S.STATE_SIZE, dtype=np.int64),
+        np.zeros(4, dtype=np.uint64),
+        np.zeros(R.MAX_MOVES, dtype=np.int64),
+        np.zeros((R.MAX_MOVES, F.N_FEATURES)),
+        np.zeros(S.VIEW_SIZE, dtype=np.int64),
+        np.zeros(2),
+        np.zeros((log_rows, R.LOG_COLS), dtype=np.int64),
+    )

@@ -1,0 +1,436 @@
+"""Festival's rules as compiled functions: setup, legal moves, moves, checks, scoring.
+
+Everything rule-specific arrives through ``tab`` (tables.py) so that one compiled kernel
+serves every edited card file. Board questions are answered on a seat's VIEW, sixteen
+masks (state.py), which a bot can also copy and change to ask "what if".
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import randint, shuffle
+from sim.festival import state as S
+from sim.festival import tables as TB
+
+ANY = -1
+KIND_PAIR = 1
+BOARD = np.int64(sum(1 << ((c // 3 + 2) * 8 + c % 3 + 2) for c in range(9)))
+
+# Moves of a turn: a tile from the left (own) or right stack onto a cell, or an objective.
+MOVE_TILE_RIGHT = 9  # moves 0..8: left stack onto cell m; 9..17: right stack onto cell m-9
+MOVE_OBJECTIVE = 18  # moves 18..21: top card of pile m-18
+MOVE_PASS = 22  # no legal action (only possible after the end was triggered)
+MAX_MOVES = 23
+
+# Action log: one row per event, (kind, seat, a, b, c, d).
+LOG_BOARD = 0  # a colour, b design
+LOG_START = 1  # a card
+LOG_TILE = 2  # a stack, b tile, c cell, d new height
+LOG_OBJECTIVE = 3  # a pile, b card
+LOG_COMPLETE = 4  # a card, b value
+LOG_CROWD = 5  # a condition, b value, c crowd tile
+LOG_PASS = 6
+LOG_TRIGGER = 7  # a trigger kind
+LOG_CROWD_SETUP = 8  # a crowd tile, b condition
+LOG_COLS = 6
+
+
+@njit(cache=True, inline="always")
+def bit(cell):
+    return np.int64(1) << ((cell // 3 + 2) * 8 + cell % 3 + 2)
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@njit(cache=True, inline="always")
+def log_event(log, nlog, kind, seat, a, b, c, d):
+    """Append one event when logging is on (log has rows); returns the new length."""
+    if log.shape[0] == 0 or nlog >= log.shape[0]:
+        return nlog
+    log[nlog, 0] = kind
+    log[nlog, 1] = seat
+    log[nlog, 2] = a
+    log[nlog, 3] = b
+    log[nlog, 4] = c
+    log[nlog, 5] = d
+    return nlog + 1
+
+
+# ---------------------------------------------------------------- setup
+
+
+@njit(cache=True)
+def setup(st, tab, n_players, rng):
+    """Deal a game: boards, tile stacks, objective piles, crowd-pleaser sides.
+
+    Starting objective sides are chosen by the players afterwards (play.py).
+    """
+    st[:] = 0
+    st[S.N_PLAYERS] = n_players
+    # Each seat gets a board of a different colour, drawn at random.
+    colours = np.arange(4)
+    shuffle(rng, colours, 4)
+    n_tiles = tab[TB.PARAMS + S.P_TILES_PER_PLAYER]
+    for p in range(n_players):
+        b = S.SEAT + p * S.SEAT_SIZE
+        st[b + S.COLOUR] = colours[p]
+        st[b + S.DESIGN] = tab[TB.BOARD_DESIGN + colours[p]]
+        st[b + S.START_CARD] = -1
+        st[b + S.V_ALL] = -1
+        for c in range(S.CELLS):
+            st[b + S.TOP + c] = -1
+        # Stack p (a full tile set, shuffled) lies between seat p and its left neighbour.
+        for k in range(n_tiles):
+            st[S.STACK + p * S.STACK_CAP + k] = k
+        shuffle(rng, st[S.STACK + p * S.STACK_CAP : S.STACK + p * S.STACK_CAP + n_tiles], n_tiles)
+        st[S.STACK_N + p] = n_tiles
+    # The objective deck, shuffled into face-up piles.
+    piles = tab[TB.PARAMS + S.P_PILES]
+    size = tab[TB.PARAMS + S.P_PILE_SIZE]
+    deck = np.arange(piles * size)
+    shuffle(rng, deck, piles * size)
+    for q in range(piles):
+        for k in range(size):
+            st[S.PILE + q * S.PILE_CAP + k] = deck[q * size + k]
+        st[S.PILE_N + q] = size
+    # Crowd-pleasers: each tile lands on a random side.
+    for k in range(S.CROWD_TILES):
+        st[S.CROWD_COND + k] = -1
+        st[S.CROWD_OWNER + k] = -1
+    for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
+        st[S.CROWD_COND + k] = tab[TB.CROWD_SIDES + k * 2 + randint(rng, 2)]
+
+
+@njit(cache=True)
+def choose_start_side(st, tab, p, card):
+    """Seat p keeps ``card`` (one side of its colour's starting objective) as uncompleted."""
+    b = S.SEAT + p * S.SEAT_SIZE
+    st[b + S.START_CARD] = card
+    st[b + S.HELD] = card
+    st[b + S.HELD_N] = 1
+
+
+# ---------------------------------------------------------------- board questions
+
+
+@njit(cache=True, inline="always")
+def _cell_mask(tab, card, i, v, o):
+    """Cells of view ``v[o:]`` satisfying pattern cell i of ``card`` (0 past the last cell)."""
+    # Whole indices only: slicing a table in a hot loop costs a view and its refcounts.
+    return v[o + tab[TB.CARD_SEL + (card * 4 + i) * 3 + 0]] & v[o + tab[TB.CARD_SEL + (card * 4 + i) * 3 + 1]] & v[o + tab[TB.CARD_SEL + (card * 4 + i) * 3 + 2]]
+
+
+@njit(cache=True, inline="always")
+def pattern_progress(tab, card, v, o):
+    """Most cells of ``card``'s pattern satisfied at one placement (any rotation).
+
+    Equals card_ncells when the objective is met. For the pair objective: 2 when two
+    visible tiles are identical, 1 when any tile is visible.
+    """
+    if tab[TB.CARD_KIND + card] == KIND_PAIR:
+        for k in range(4):
+            for d in range(4):
+                if popcount(v[o + S.V_COL + k] & v[o + S.V_DES + d]) >= 2:
+                    return 2
+        return 1 if v[o + S.V_LEVEL] != 0 else 0
+    m0 = _cell_mask(tab, card, 0, v, o)
+    m1 = _cell_mask(tab, card, 1, v, o)
+    m2 = _cell_mask(tab, card, 2, v, o)
+    m3 = _cell_mask(tab, card, 3, v, o)
+    n = tab[TB.CARD_NCELLS + card]
+    best = 0
+    for r in range(tab[TB.CARD_NROT + card]):
+        # Per anchor, how many pattern cells it satisfies, as bit-sliced counters.
+        a0 = (m0 >> tab[TB.CARD_RSHIFT + (card * 4 + r) * 4 + 0]) << tab[TB.CARD_LSHIFT + (card * 4 + r) * 4 + 0]
+        a1 = (m1 >> tab[TB.CARD_RSHIFT + (card * 4 + r) * 4 + 1]) << tab[TB.CARD_LSHIFT + (card * 4 + r) * 4 + 1]
+        a2 = (m2 >> tab[TB.CARD_RSHIFT + (card * 4 + r) * 4 + 2]) << tab[TB.CARD_LSHIFT + (card * 4 + r) * 4 + 2]
+        a3 = (m3 >> tab[TB.CARD_RSHIFT + (card * 4 + r) * 4 + 3]) << tab[TB.CARD_LSHIFT + (card * 4 + r) * 4 + 3]
+        s0 = a0 ^ a1
+        s1 = a0 & a1
+        c = s0 & a2
+        s0 ^= a2
+        s2 = s1 & c
+        s1 ^= c
+        c = s0 & a3
+        s0 ^= a3
+        s2 |= s1 & c
+        s1 ^= c
+        valid = tab[TB.CARD_VALID + card * 4 + r]
+        if s2 & valid:
+            return 4
+        if s1 & s0 & valid:
+            best = max(best, 3)
+        elif s1 & valid:
+            best = max(best, 2)
+        elif (s0 | s1) & valid:
+            best = max(best, 1)
+        if best >= n:
+            return n
+    return best
+
+
+@njit(cache=True, inline="always")
+def pattern_met(tab, card, v, o):
+    return pattern_progress(tab, card, v, o) >= tab[TB.CARD_NCELLS + card]
+
+
+@njit(cache=True, inline="always")
+def _distinct(v, o, first):
+    n = 0
+    for k in range(4):
+        if v[o + first + k] != 0:
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _most(v, o, first):
+    best = 0
+    for k in range(4):
+        c = popcount(v[o + first + k])
+        if c > best:
+            best = c
+    return best
+
+
+@njit(cache=True, inline="always")
+def crowd_measure(tab, cond, v, o):
+    """How far view ``v[o:]`` is towards crowd condition ``cond``, on the scale of its count."""
+    kind = tab[TB.CROWD_KIND + cond]
+    if kind == 0:
+        return _most(v, o, S.V_COL)
+    if kind == 1:
+        return _most(v, o, S.V_DES)
+    if kind == 2:
+        return popcount(v[o + S.V_LEVEL + tab[TB.CROWD_LEVEL + cond] - 1])
+    if kind == 3:
+        return popcount(v[o + S.V_DONE_VALUES])
+    if kind == 4:
+        return v[o + S.V_DONE_N]
+    if kind == 5:
+        return popcount(v[o + S.V_LEVEL])
+    return min(_distinct(v, o, S.V_COL), _distinct(v, o, S.V_DES))
+
+
+@njit(cache=True, inline="always")
+def crowd_met(tab, cond, v, o):
+    return crowd_measure(tab, cond, v, o) >= tab[TB.CROWD_COUNT + cond]
+
+
+@njit(cache=True, inline="always")
+def place_on_view(tab, v, o, cell, old_tile, tile, new_height):
+    """Update view masks for ``tile`` placed on ``cell`` over ``old_tile`` (-1: empty)."""
+    m = bit(cell)
+    if old_tile >= 0:
+        v[o + S.V_COL + tab[TB.TILE_COLOUR + old_tile]] &= ~m
+        v[o + S.V_DES + tab[TB.TILE_DESIGN + old_tile]] &= ~m
+    v[o + S.V_COL + tab[TB.TILE_COLOUR + tile]] |= m
+    v[o + S.V_DES + tab[TB.TILE_DESIGN + tile]] |= m
+    if new_height <= S.LEVELS:
+        v[o + S.V_LEVEL + new_height - 1] |= m
+
+
+@njit(cache=True, inline="always")
+def tile_points(tab, colour, design, tile, height):
+    """Board points of a visible ``tile`` at ``height`` for a board (colour, design)."""
+    if tile < 0:
+        return 0
+    pts = 0
+    if tab[TB.TILE_COLOUR + tile] == colour:
+        pts += height
+    if tab[TB.TILE_DESIGN + tile] == design:
+        pts += height
+    return pts
+
+
+# ---------------------------------------------------------------- moves
+
+
+@njit(cache=True, inline="always")
+def stack_of(st, p, side):
+    """Draw stack on seat p's left (side 0, its own) or right (side 1)."""
+    n = st[S.N_PLAYERS]
+    return p if side == 0 else (p + n - 1) % n
+
+
+@njit(cache=True, inline="always")
+def top_tile(st, s):
+    k = st[S.STACK_N + s]
+    return st[S.STACK + s * S.STACK_CAP + k - 1] if k > 0 else -1
+
+
+@njit(cache=True)
+def legal_moves(st, tab, p, moves):
+    """Write seat p's legal moves into ``moves``; returns how many."""
+    n = 0
+    for side in range(2):
+        if st[S.STACK_N + stack_of(st, p, side)] > 0:
+            for c in range(S.CELLS):
+                moves[n] = side * MOVE_TILE_RIGHT + c
+                n += 1
+    b = S.SEAT + p * S.SEAT_SIZE
+    if st[b + S.HELD_N] < tab[TB.PARAMS + S.P_MAX_UNCOMPLETED]:
+        for q in range(tab[TB.PARAMS + S.P_PILES]):
+            if st[S.PILE_N + q] > 0:
+                moves[n] = MOVE_OBJECTIVE + q
+                n += 1
+    if n == 0:
+        moves[0] = MOVE_PASS
+        n = 1
+    return n
+
+
+@njit(cache=True)
+def apply_move(st, tab, p, move, log, nlog):
+    """Seat p's action. Returns (log length, tile placed or -1)."""
+    b = S.SEAT + p * S.SEAT_SIZE
+    if move == MOVE_PASS:
+        return log_event(log, nlog, LOG_PASS, p, 0, 0, 0, 0), -1
+    if move >= MOVE_OBJECTIVE:
+        q = move - MOVE_OBJECTIVE
+        k = st[S.PILE_N + q] - 1
+        card = st[S.PILE + q * S.PILE_CAP + k]
+        st[S.PILE_N + q] = k
+        st[b + S.HELD + st[b + S.HELD_N]] = card
+        st[b + S.HELD_N] += 1
+        st[b + S.OBJECTIVES_TAKEN] += 1
+        return log_event(log, nlog, LOG_OBJECTIVE, p, q, card, 0, 0), -1
+    s = stack_of(st, p, move // MOVE_TILE_RIGHT)
+    cell = move % MOVE_TILE_RIGHT
+    k = st[S.STACK_N + s] - 1
+    tile = st[S.STACK + s * S.STACK_CAP + k]
+    st[S.STACK_N + s] = k
+    old = st[b + S.TOP + cell]
+    h = st[b + S.HEIGHT + cell] + 1
+    st[b + S.HEIGHT + cell] = h
+    st[b + S.TOP + cell] = tile
+    place_on_view(tab, st, b, cell, old, tile, h)
+    st[b + S.TILES_TAKEN] += 1
+    return log_event(log, nlog, LOG_TILE, p, s, tile, cell, h), tile
+
+
+@njit(cache=True)
+def end_of_turn(st, tab, p, placed, log, nlog):
+    """Step 2 of a turn: complete every met objective, then claim every met crowd-pleaser.
+
+    ``placed`` is the tile just placed, or -1 after taking an objective. Every held card was
+    unmet at the end of the seat's last turn, so only a card that the new tile can serve
+    (or, after taking a card, the new card) can be met now; the others are skipped.
+    """
+    b = S.SEAT + p * S.SEAT_SIZE
+    i = 0
+    while i < st[b + S.HELD_N]:
+        card = st[b + S.HELD + i]
+        if placed < 0:
+            fresh = i == st[b + S.HELD_N] - 1
+        else:
+            fresh = (tab[TB.CARD_TILES + card] >> placed) & 1
+        if fresh and pattern_met(tab, card, st, b):
+            value = tab[TB.CARD_VALUE + card]
+            st[b + S.DONE_POINTS] += value
+            st[b + S.DONE_SET] |= np.int64(1) << card
+            st[b + S.V_DONE_N] += 1
+            st[b + S.V_DONE_VALUES] |= np.int64(1) << value
+            last = st[b + S.HELD_N] - 1
+            st[b + S.HELD + i] = st[b + S.HELD + last]
+            st[b + S.HELD_N] = last
+            nlog = log_event(log, nlog, LOG_COMPLETE, p, card, value, 0, 0)
+        else:
+            i += 1
+    for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
+        if st[S.CROWD_OWNER + k] < 0:
+            cond = st[S.CROWD_COND + k]
+            if crowd_met(tab, cond, st, b):
+                st[S.CROWD_OWNER + k] = p
+                st[b + S.CROWD_N] += 1
+                st[b + S.CROWD_POINTS] += tab[TB.CROWD_VALUE + cond]
+                st[b + S.CROWD_SET] |= np.int64(1) << cond
+                nlog = log_event(log, nlog, LOG_CROWD, p, cond, tab[TB.CROWD_VALUE + cond], k, 0)
+    return nlog
+
+
+@njit(cache=True)
+def advance(st, tab, p, log, nlog):
+    """End trigger and turn order after seat p's turn. Returns the log length."""
+    n = st[S.N_PLAYERS]
+    st[S.TURNS] += 1
+    if st[S.TRIGGER] == S.TRIGGER_NONE:
+        kind = S.TRIGGER_NONE
+        if st[S.SEAT + p * S.SEAT_SIZE + S.V_DONE_N] >= tab[TB.PARAMS + S.P_END_COMPLETED]:
+            kind = S.TRIGGER_OBJECTIVES
+        else:
+            for s in range(n):
+                if st[S.STACK_N + s] == 0:
+                    kind = S.TRIGGER_STACK
+        if kind != S.TRIGGER_NONE:
+            st[S.TRIGGER] = kind
+            st[S.TRIGGER_TURN] = st[S.TURNS]
+            nlog = log_event(log, nlog, LOG_TRIGGER, p, kind, 0, 0, 0)
+    # Play goes on until the seat on the start player's right (the last seat) has played.
+    if st[S.TRIGGER] != S.TRIGGER_NONE and p == n - 1:
+        st[S.OVER] = 1
+    st[S.CURRENT] = (p + 1) % n
+    return nlog
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@njit(cache=True)
+def board_points(st, tab, p):
+    """(colour points, design points) of seat p's visible tiles."""
+    b = S.SEAT + p * S.SEAT_SIZE
+    colour = st[b + S.COLOUR]
+    design = st[b + S.DESIGN]
+    pc = 0
+    pd = 0
+    for c in range(S.CELLS):
+        tile = st[b + S.TOP + c]
+        if tile >= 0:
+            h = st[b + S.HEIGHT + c]
+            if tab[TB.TILE_COLOUR + tile] == colour:
+                pc += h
+            if tab[TB.TILE_DESIGN + tile] == design:
+                pd += h
+    return pc, pd
+
+
+@njit(cache=True)
+def final_scores(st, tab, scores, parts, wins, ranks):
+    """Scores by source (objectives, crowd, colour, design), win shares and ranks.
+
+    Highest score wins; a tie goes to most crowd-pleasers; a remaining tie shares the win.
+    """
+    n = st[S.N_PLAYERS]
+    for p in range(n):
+        b = S.SEAT + p * S.SEAT_SIZE
+        pc, pd = board_points(st, tab, p)
+        parts[p, 0] = st[b + S.DONE_POINTS]
+        parts[p, 1] = st[b + S.CROWD_POINTS]
+        parts[p, 2] = pc
+        parts[p, 3] = pd
+        scores[p] = parts[p, 0] + parts[p, 1] + pc + pd
+    # Order key: score first, then crowd-pleasers.
+    best = -1
+    for p in range(n):
+        key = scores[p] * 64 + st[S.SEAT + p * S.SEAT_SIZE + S.CROWD_N]
+        if key > best:
+            best = key
+    winners = 0
+    for p in range(n):
+        if scores[p] * 64 + st[S.SEAT + p * S.SEAT_SIZE + S.CROWD_N] == best:
+            winners += 1
+    for p in range(n):
+        key = scores[p] * 64 + st[S.SEAT + p * S.SEAT_SIZE + S.CROWD_N]
+        wins[p] = 1.0 / winners if key == best else 0.0
+        r = 1
+        for q in range(n):
+            if scores[q] * 64 + st[S.SEAT + q * S.SEAT_SIZE + S.CROWD_N] > key:
+                r += 1
+        ranks[p] = r

@@ -1,0 +1,75 @@
+"""The packed rule tables: every Festival table in one flat int64 array, ``tab``.
+
+Kernels take ``tab`` instead of a tuple of arrays: a tuple of twenty arrays is copied as a
+large aggregate on each access inside compiled code (hundreds of nanoseconds a call, the
+bulk of a game), one array is not. Capacities are layout, like the state offsets; the
+values are the data and arrive as an argument, so edited card files never recompile.
+"""
+
+import numpy as np
+
+MAX_CARDS = 63  # completed cards are bits of one int64
+MAX_TILES = 16
+MAX_CROWD = 16
+
+SHAPES = {
+    "params": (16,),
+    "tile_colour": (MAX_TILES,),
+    "tile_design": (MAX_TILES,),
+    "board_design": (4,),
+    "card_value": (MAX_CARDS,),
+    "card_kind": (MAX_CARDS,),
+    "card_ncells": (MAX_CARDS,),
+    "card_req": (MAX_CARDS, 4, 3),
+    "card_sel": (MAX_CARDS, 4, 3),
+    "card_nrot": (MAX_CARDS,),
+    "card_rshift": (MAX_CARDS, 4, 4),
+    "card_lshift": (MAX_CARDS, 4, 4),
+    "card_valid": (MAX_CARDS, 4),
+    "card_tiles": (MAX_CARDS,),
+    "start_card": (4, 2),
+    "crowd_kind": (MAX_CROWD,),
+    "crowd_count": (MAX_CROWD,),
+    "crowd_level": (MAX_CROWD,),
+    "crowd_value": (MAX_CROWD,),
+    "crowd_sides": (4, 2),
+}
+
+OFFSETS = {}
+_at = 0
+for _name, _shape in SHAPES.items():
+    OFFSETS[_name] = _at
+    _at += int(np.prod(_shape))
+SIZE = _at
+
+PARAMS = OFFSETS["params"]
+TILE_COLOUR = OFFSETS["tile_colour"]
+TILE_DESIGN = OFFSETS["tile_design"]
+BOARD_DESIGN = OFFSETS["board_design"]
+CARD_VALUE = OFFSETS["card_value"]
+CARD_KIND = OFFSETS["card_kind"]
+CARD_NCELLS = OFFSETS["card_ncells"]
+CARD_REQ = OFFSETS["card_req"]
+CARD_SEL = OFFSETS["card_sel"]
+CARD_NROT = OFFSETS["card_nrot"]
+CARD_RSHIFT = OFFSETS["card_rshift"]
+CARD_LSHIFT = OFFSETS["card_lshift"]
+CARD_VALID = OFFSETS["card_valid"]
+CARD_TILES = OFFSETS["card_tiles"]
+START_CARD = OFFSETS["start_card"]
+CROWD_KIND = OFFSETS["crowd_kind"]
+CROWD_COUNT = OFFSETS["crowd_count"]
+CROWD_LEVEL = OFFSETS["crowd_level"]
+CROWD_VALUE = OFFSETS["crowd_value"]
+CROWD_SIDES = OFFSETS["crowd_sides"]
+
+
+def pack(tables) -> np.ndarray:
+    """One flat array from data.Tables (each table padded to its capacity)."""
+    tab = np.zeros(SIZE, dtype=np.int64)
+    for name, shape in SHAPES.items():
+        value = np.asarray(getattr(tables, name), dtype=np.int64)
+        block = np.zeros(shape, dtype=np.int64)
+        block[tuple(slice(0, n) for n in value.shape)] = value
+        tab[OFFSETS[name] : OFFSETS[name] + block.size] = block.ravel()
+    return tab

@@ -1,0 +1,1 @@
+"""How bots choose: game-agnostic selectors and named presets (weights over move features)."""

@@ -1,0 +1,53 @@
+"""Named bots: presets are data (``strategies/presets/<game>.toml``), never code.
+
+A preset names a selector, its parameter and, per decision kind, weights over the game's
+move features by name. The engine maps names to its feature columns, so an unknown feature
+or decision kind is refused there with the preset named.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from strategies.selectors import NAMES
+
+PRESET_DIR = Path(__file__).resolve().parent / "presets"
+
+
+class PresetError(ValueError):
+    """A bot name or preset file that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    selector: int
+    param: float
+    description: str
+    weights: dict[str, dict[str, float]] = field(default_factory=dict)  # kind -> feature -> w
+
+
+def load_presets(game: str, path: Path | None = None) -> dict[str, Preset]:
+    """All presets of ``game`` by name."""
+    path = path or PRESET_DIR / f"{game}.toml"
+    try:
+        with open(path, "rb") as f:
+            raw = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise PresetError(f"cannot read bot presets {path}: {e}") from None
+    presets = {}
+    for name, spec in raw.items():
+        selector = spec.get("selector", "greedy")
+        if selector not in NAMES:
+            raise PresetError(f"{path}: bot '{name}': unknown selector '{selector}'")
+        weights = {k: dict(v) for k, v in spec.items() if isinstance(v, dict)}
+        presets[name] = Preset(
+            name=name,
+            selector=NAMES.index(selector),
+            param=float(spec.get("param", 0.0)),
+            description=str(spec.get("description", "")),
+            weights=weights,
+        )
+    return presets
