@@ -1,0 +1,1 @@
+"""pandas: win rates, setup strength, score distributions and game length from results."""

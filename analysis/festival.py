@@ -1,0 +1,179 @@
+"""Festival's analysis: every table of the report, computed from the results table alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis.rates import precision, win_rates, with_lift
+from analysis.stats import benjamini_hochberg, holm, two_sided_p, wilson
+
+SOURCES = ("objectives", "crowd", "colour", "design")
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def seat_advantage(df: pd.DataFrame) -> pd.DataFrame:
+    """Win rate by seat (seat 0 is the start player) against an even share."""
+    return with_lift(win_rates(df, "seat"), 1 / df["n_players"].iloc[0])
+
+
+def bot_strength(df: pd.DataFrame) -> pd.DataFrame:
+    return with_lift(win_rates(df, "bot"), 1 / df["n_players"].iloc[0])
+
+
+def bot_by_seat(df: pd.DataFrame) -> pd.DataFrame:
+    return win_rates(df, ["bot", "seat"])
+
+
+def board_dealt(df: pd.DataFrame) -> pd.DataFrame:
+    """Boards are dealt at random: a causal comparison."""
+    return with_lift(win_rates(df, "board"), df["win"].mean())
+
+
+def start_side_kept(df: pd.DataFrame) -> pd.DataFrame:
+    """Starting objective sides as kept by the bots (a choice, so not causal), and how often
+    each side is chosen when its colour is dealt."""
+    out = with_lift(win_rates(df, "start_side"), df["win"].mean())
+    dealt = df.groupby("board", observed=True).size()
+    colour = out["start_side"].astype(str).str.rsplit("-", n=1).str[0]
+    out["chosen_share"] = out["seat_games"].to_numpy() / dealt.reindex(colour).to_numpy()
+    return out
+
+
+def _explode_bits(df: pd.DataFrame, column: str, names: list[str]) -> pd.DataFrame:
+    """One 0/1 column per name from a bitmask column."""
+    bits = df[column].to_numpy().astype(np.int64)
+    return pd.DataFrame({name: (bits >> i) & 1 for i, name in enumerate(names)}, index=df.index)
+
+
+def _holder_rates(df: pd.DataFrame, held: pd.DataFrame, eligible: pd.DataFrame | None,
+                  label: str) -> pd.DataFrame:
+    """Win rate of seats holding each item, with lift over all eligible seats."""
+    rows = []
+    wins = df["win"].to_numpy()
+    for name in held.columns:
+        mask = held[name].to_numpy().astype(bool)
+        base = eligible[name].to_numpy().astype(bool) if eligible is not None else np.ones_like(mask)
+        n = int(mask.sum())
+        if base.sum() == 0:
+            continue
+        k = float(wins[mask].sum())
+        rows.append({label: name, "eligible_seat_games": int(base.sum()), "seat_games": n,
+                     "held_share": n / base.sum(), "wins": k,
+                     "win_rate": k / n if n else np.nan,
+                     "baseline": float(wins[base].mean())})
+    out = pd.DataFrame(rows)
+    out["ci_low"], out["ci_high"] = wilson(out["wins"], out["seat_games"])
+    out["lift_pp"] = 100 * (out["win_rate"] - out["baseline"])
+    out["lift_low_pp"] = 100 * (out["ci_low"] - out["baseline"])
+    out["lift_high_pp"] = 100 * (out["ci_high"] - out["baseline"])
+    out["p_value"] = two_sided_p(out["win_rate"], out["baseline"], out["seat_games"])
+    out["p_holm"] = holm(out["p_value"].fillna(1).to_numpy())
+    out["p_bh"] = benjamini_hochberg(out["p_value"].fillna(1).to_numpy())
+    out["significant_holm_5pct"] = out["p_holm"] < 0.05
+    return out
+
+
+def objectives_completed(df: pd.DataFrame, cards: list[str]) -> pd.DataFrame:
+    """Per objective card: how often a seat completes it and how often that seat wins.
+
+    Observational: completing a card is a consequence of play, so the lift says which cards
+    go with winning, not which cards cause it.
+    """
+    done = _explode_bits(df, "objectives_done_set", cards)
+    return _holder_rates(df, done, None, "card")
+
+
+def crowd_claimed(df: pd.DataFrame, conditions: list[str]) -> pd.DataFrame:
+    """Per crowd-pleaser condition: claim share when in play, win rate of the claimer."""
+    held = _explode_bits(df, "crowd_set", conditions)
+    crowd_cols = [c for c in df.columns if c.startswith("crowd_") and c[6:].isdigit()]
+    in_play = pd.DataFrame({name: np.zeros(len(df), dtype=bool) for name in conditions},
+                           index=df.index)
+    for c in crowd_cols:
+        values = df[c].astype(str).to_numpy()
+        for name in conditions:
+            in_play[name] |= values == name
+    return _holder_rates(df, held, in_play, "condition")
+
+
+def crowd_sides_in_play(df: pd.DataFrame) -> pd.DataFrame:
+    """Per crowd-pleaser side in play (dealt at random): game length, scores, start-player
+    win rate."""
+    rows = []
+    games = df[df["seat"] == 0]
+    crowd_cols = [c for c in df.columns if c.startswith("crowd_") and c[6:].isdigit()]
+    total = df.groupby("game_index")["score"].mean()
+    for c in crowd_cols:
+        for side, g in games.groupby(c, observed=True):
+            lo, hi = wilson(g["win"].sum(), len(g))
+            rows.append({"tile": c, "side_in_play": side, "games": len(g),
+                         "share_of_games": len(g) / len(games),
+                         "mean_turns": g["turns"].mean(),
+                         "mean_score": total.loc[g["game_index"]].mean(),
+                         "start_player_win_rate": g["win"].mean(),
+                         "ci_low": float(lo), "ci_high": float(hi)})
+    return pd.DataFrame(rows)
+
+
+def score_distribution(df: pd.DataFrame) -> pd.DataFrame:
+    """Total score and each source, by bot: mean, sd and quantiles."""
+    rows = []
+    for bot, g in df.groupby("bot", observed=True):
+        for col in ["score"] + [f"score_{s}" for s in SOURCES]:
+            x = g[col].astype(float)
+            row = {"bot": bot, "measure": col, "mean": x.mean(), "sd": x.std()}
+            for q in QUANTILES:
+                row[f"p{int(q * 100)}"] = x.quantile(q)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def game_length(df: pd.DataFrame) -> pd.DataFrame:
+    games = df[df["seat"] == 0]
+    rows = []
+    for col in ("turns", "rounds"):
+        x = games[col].astype(float)
+        row = {"measure": col, "mean": x.mean(), "sd": x.std(), "min": x.min(), "max": x.max()}
+        for q in QUANTILES:
+            row[f"p{int(q * 100)}"] = x.quantile(q)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def end_triggers(df: pd.DataFrame) -> pd.DataFrame:
+    games = df[df["seat"] == 0]
+    counts = games["end_trigger"].value_counts()
+    counts = counts[counts > 0]
+    out = pd.DataFrame({"end_trigger": counts.index.astype(str), "games": counts.to_numpy()})
+    out["share"] = out["games"] / len(games)
+    out["ci_low"], out["ci_high"] = wilson(out["games"], len(games))
+    mean_turns = games.groupby("end_trigger", observed=True)["turns"].mean()
+    out["mean_turns"] = mean_turns.reindex(out["end_trigger"]).to_numpy()
+    return out
+
+
+def analyse(df: pd.DataFrame, cards: list[str], conditions: list[str]) -> dict[str, pd.DataFrame]:
+    """Every table of the report, by name."""
+    seats = seat_advantage(df)
+    bots = bot_strength(df)
+    tables = {
+        "win_rate_by_seat": seats,
+        "win_rate_by_bot": bots,
+        "win_rate_by_bot_and_seat": bot_by_seat(df),
+        "board_dealt": board_dealt(df),
+        "start_side_kept": start_side_kept(df),
+        "crowd_sides_in_play": crowd_sides_in_play(df),
+        "crowd_claimed": crowd_claimed(df, conditions),
+        "objectives_completed": objectives_completed(df, cards),
+        "score_distribution": score_distribution(df),
+        "game_length": game_length(df),
+        "end_trigger": end_triggers(df),
+    }
+    prec = pd.concat([
+        precision(seats).assign(table="win_rate_by_seat", group=seats["seat"].astype(str)),
+        precision(bots).assign(table="win_rate_by_bot", group=bots["bot"].astype(str)),
+    ])
+    tables["precision"] = prec[["table", "group", "seat_games", "win_rate", "ci_half_width",
+                                "games_for_1pp", "games_for_0.5pp"]]
+    return tables

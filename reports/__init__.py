@@ -1,0 +1,1 @@
+"""What people read: plots, the HTML report, the command line."""

@@ -1,0 +1,93 @@
+"""``playtest bench``: games per second, compile time and peak memory, measured.
+
+Each figure comes from a fresh child process, so that peak memory and compile time belong
+to that measurement alone: compile time with an empty numba cache, the interpreted speed
+with NUMBA_DISABLE_JIT=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+CASES = [("random", 2), ("random", 4), ("greedy", 2), ("greedy", 4)]
+
+
+def _measure(bot: str, players: int, games: int, threads: int | None) -> dict:
+    """Run in the child: one warm-up chunk, then timed chunks at 1 thread and at all."""
+    import numba
+
+    from sim.festival import Prepared, play_chunk
+
+    p = Prepared(data_dir=str(_data_dir()), n_players=players, bots=(bot,) * players,
+                 rotate=True)
+    t0 = time.perf_counter()
+    play_chunk(p, seed=1, start=0, n=1)
+    first = time.perf_counter() - t0
+    out = {"bot": bot, "players": players, "first_call_s": first}
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        t0 = time.perf_counter()
+        play_chunk(p, seed=1, start=1, n=games)
+        out["interpreted_gps"] = games / (time.perf_counter() - t0)
+        return out
+    for label, n_threads in (("one_core", 1), ("total", threads or numba.config.NUMBA_NUM_THREADS)):
+        numba.set_num_threads(n_threads)
+        play_chunk(p, seed=1, start=1, n=min(games, 1000))  # warm the thread pool
+        t0 = time.perf_counter()
+        play_chunk(p, seed=1, start=0, n=games)
+        out[f"gps_{label}"] = games / (time.perf_counter() - t0)
+        out[f"threads_{label}"] = n_threads
+    out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def _data_dir():
+    from sim.core.data import seeds_dir
+
+    return seeds_dir("festival")
+
+
+def _child(args: list[str], env: dict | None = None) -> dict:
+    cmd = [sys.executable, "-m", "reports.bench", *args]
+    res = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **(env or {})})
+    if res.returncode != 0:
+        raise RuntimeError(f"bench child failed: {res.stderr.strip().splitlines()[-1:]}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def bench(games: int = 40_000, interpreted_games: int = 20, threads: int | None = None) -> list:
+    print(f"playtest bench: Festival, {games:,} games per figure, {os.cpu_count()} cores\n")
+    with tempfile.TemporaryDirectory() as cache:
+        cold = _child(["random", "4", "1"], {"NUMBA_CACHE_DIR": cache})
+        warm = _child(["random", "4", "1"], {"NUMBA_CACHE_DIR": cache})
+    print(f"compile, first call with an empty cache: {cold['first_call_s']:.1f} s; "
+          f"with the cache: {warm['first_call_s']:.2f} s\n")
+    rows = []
+    print(f"{'bots':8} {'players':>7} {'games/s 1 core':>15} {'games/s total':>14} "
+          f"{'threads':>7} {'peak MB':>8}")
+    for bot, players in CASES:
+        r = _child([bot, str(players), str(games)] + ([str(threads)] if threads else []))
+        rows.append(r)
+        print(f"{bot:8} {players:7d} {r['gps_one_core']:15,.0f} {r['gps_total']:14,.0f} "
+              f"{r['threads_total']:7d} {r['peak_mb']:8.0f}")
+    print(f"\ncompiled against interpreted (NUMBA_DISABLE_JIT=1, {interpreted_games} games, "
+          "1 core):")
+    for bot in ("random", "greedy"):
+        slow = _child([bot, "4", str(interpreted_games)], {"NUMBA_DISABLE_JIT": "1"})
+        fast = next(r for r in rows if r["bot"] == bot and r["players"] == 4)
+        speedup = fast["gps_one_core"] / slow["interpreted_gps"]
+        print(f"{bot:8} 4 players: {slow['interpreted_gps']:8.1f} games/s interpreted, "
+              f"{speedup:,.0f}x faster compiled")
+        rows.append({**slow, "speedup": speedup})
+    return rows
+
+
+if __name__ == "__main__":
+    bot, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    threads = int(sys.argv[4]) if len(sys.argv) > 4 else None
+    print(json.dumps(_measure(bot, players, games, threads)))

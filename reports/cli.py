@@ -1,0 +1,160 @@
+"""The ``playtest`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from sim.core.errors import PlaytestError
+
+DEFAULT_BOTS = ["greedy", "hunter", "builder", "random"]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports a bad command in one line, without the usage block."""
+
+    def error(self, message: str):
+        sys.stderr.write(f"playtest: error: {message} (see '{self.prog} --help')\n")
+        sys.exit(2)
+
+
+def _bots(text: str | None, players: int) -> list[str]:
+    if text is None:
+        return (DEFAULT_BOTS * 2)[:players]
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    return names * players if len(names) == 1 else names
+
+
+def cmd_simulate(a) -> int:
+    from sim.core.runner import run
+
+    out = a.out or f"runs/{a.game}-{a.players}p-seed{a.seed}"
+    try:
+        info = run(a.game, a.games, a.players, _bots(a.bots, a.players), a.seed, out,
+                   backend=a.backend, chunk_size=a.chunk_size, threads=a.threads,
+                   workers=a.workers, address=a.address, rotate=not a.no_rotate, data=a.data,
+                   progress=not a.quiet)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"playtest: interrupted: finished chunks are kept in {out}; run the "
+                         "same command again to resume\n")
+        return 130
+    print(f"{a.games:,} games in {info['seconds']:.1f} s -> {out}")
+    if a.report:
+        from reports.html import write_report
+
+        print(f"report: {write_report(out, Path(out) / 'report')}")
+    return 0
+
+
+def cmd_report(a) -> int:
+    from reports.html import write_report
+
+    print(f"report: {write_report(a.run, a.out)}")
+    return 0
+
+
+def cmd_replay(a) -> int:
+    from sim.core.runner import game_module, read_info
+
+    if a.run:
+        req = read_info(a.run)["request"]
+        game, seed, players, bots, rotate = (req["game"], req["seed"], req["players"],
+                                             req["bots"], req["rotate"])
+    else:
+        if a.game is None or a.seed is None:
+            raise PlaytestError("replay needs GAME and --seed (or --run DIR)")
+        game, seed, players = a.game, a.seed, a.players
+        bots, rotate = _bots(a.bots, players), not a.no_rotate
+    lines, _ = game_module(game).replay(seed, a.game_index, players, bots, rotate, a.data)
+    print("\n".join(lines))
+    return 0
+
+
+def cmd_bench(a) -> int:
+    from reports.bench import bench
+
+    bench(games=a.games, interpreted_games=a.interpreted_games, threads=a.threads)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(prog="playtest", description="Monte Carlo strategy analysis for board games.",
+               formatter_class=argparse.RawDescriptionHelpFormatter, epilog="""examples:
+  playtest simulate festival --games 100000 --out runs/demo --report
+  playtest report runs/demo --out runs/demo/report
+  playtest replay festival --seed 0 --game 17 --players 4 --bots greedy,hunter,builder,random
+  playtest bench""")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+    raw = argparse.RawDescriptionHelpFormatter
+
+    s = sub.add_parser("simulate", help="play many games into a run folder", formatter_class=raw,
+                       epilog="""examples:
+  playtest simulate festival --games 1000000 --players 4 --bots greedy --seed 1 --out runs/g4
+  playtest simulate festival --players 3 --bots greedy,hunter,builder --backend processes
+  playtest simulate festival --backend dask --address tcp://scheduler:8786 --out runs/big
+An interrupted run keeps its finished chunks: the same command resumes it.""")
+    s.add_argument("game", help="festival")
+    s.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
+    s.add_argument("--players", type=int, default=4, help="players per game (default 4)")
+    s.add_argument("--bots", help="one bot per seat, comma-separated, or one for all seats "
+                   "(default greedy,hunter,builder,random, cut to the player count)")
+    s.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    s.add_argument("--out", help="run folder (default runs/GAME-Pp-seedS)")
+    s.add_argument("--backend", default="threads", help="threads (default), processes or dask")
+    s.add_argument("--chunk-size", type=int, help="games per chunk and parquet file "
+                   "(default 50000)")
+    s.add_argument("--threads", type=int, help="numba threads (threads backend)")
+    s.add_argument("--workers", type=int, help="worker processes (processes, local dask)")
+    s.add_argument("--address", help="dask scheduler address (default: a local cluster)")
+    s.add_argument("--no-rotate", action="store_true",
+                   help="keep bot i in seat i (default: rotate bots through the seats)")
+    s.add_argument("--data", help="a copy of seeds/GAME with edited cards or rules")
+    s.add_argument("--report", action="store_true", help="write RUN/report afterwards")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_simulate)
+
+    r = sub.add_parser("report", help="analyse a run folder into an HTML report",
+                       formatter_class=raw, epilog="""example:
+  playtest report runs/festival-4p-seed0 --out runs/festival-4p-seed0/report""")
+    r.add_argument("run", help="a run folder written by simulate")
+    r.add_argument("--out", help="report folder (default RUN/report)")
+    r.set_defaults(func=cmd_report)
+
+    y = sub.add_parser("replay", help="print one game move by move", formatter_class=raw,
+                       epilog="""examples:
+  playtest replay festival --seed 0 --game 17 --players 4 --bots greedy,hunter,builder,random
+  playtest replay --run runs/festival-4p-seed0 --game 17""")
+    y.add_argument("game", nargs="?", help="festival")
+    y.add_argument("--seed", type=int, help="master seed of the run")
+    y.add_argument("--game", dest="game_index", type=int, default=0, help="game index")
+    y.add_argument("--players", type=int, default=4)
+    y.add_argument("--bots", help="as for simulate")
+    y.add_argument("--no-rotate", action="store_true", help="as for simulate")
+    y.add_argument("--data", help="as for simulate")
+    y.add_argument("--run", help="take game, seed, players and bots from a run folder")
+    y.set_defaults(func=cmd_replay)
+
+    b = sub.add_parser("bench", help="games per second, compile time, memory",
+                       formatter_class=raw, epilog="""examples:
+  playtest bench
+  playtest bench --games 50000 --interpreted-games 10""")
+    b.add_argument("--games", type=int, default=40_000, help="games per measurement")
+    b.add_argument("--interpreted-games", type=int, default=20,
+                   help="games for the interpreted (NUMBA_DISABLE_JIT=1) comparison")
+    b.add_argument("--threads", type=int, help="threads for the total figure (default all)")
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except PlaytestError as e:
+        sys.stderr.write(f"playtest: error: {e}\n")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

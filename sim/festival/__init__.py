@@ -1,0 +1,93 @@
+"""Festival (Le Scorpion Masqué): the engine and its adapter for the batch runner."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from sim.core.errors import PlaytestError
+from sim.festival import batch, bots, data
+from sim.festival import state as S
+from sim.festival.results import to_table
+
+NAME = "festival"
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Everything a worker needs to play chunks: picklable, no compiled objects."""
+
+    data_dir: str
+    n_players: int
+    bots: tuple[str, ...]
+    rotate: bool
+
+
+def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
+            rotate: bool = True) -> tuple[Prepared, dict]:
+    """Validate a request; returns the worker spec and metadata for run.json."""
+    d = data.load(data_dir)
+    lo, hi = int(d.tables.params[S.P_MIN_PLAYERS]), int(d.tables.params[S.P_MAX_PLAYERS])
+    if not lo <= n_players <= hi:
+        raise PlaytestError(f"Festival is for {lo} to {hi} players, not {n_players}")
+    if len(bot_names) != n_players:
+        raise PlaytestError(
+            f"{n_players} players need {n_players} bots, got {len(bot_names)}: {','.join(bot_names)}"
+        )
+    bots.bot_arrays(bot_names)  # refuses unknown bots now, not in a worker
+    meta = {"data_dir": str(d.folder), "data_hash": d.hash, "bots": list(bot_names),
+            "cards": d.cards, "crowd": d.crowd}
+    return Prepared(str(d.folder), n_players, tuple(bot_names), rotate), meta
+
+
+_cache: dict = {}
+
+
+def _loaded(p: Prepared):
+    key = (p.data_dir, p.bots)
+    if key not in _cache:
+        _cache[key] = (data.load(p.data_dir), bots.bot_arrays(list(p.bots)))
+    return _cache[key]
+
+
+def play_chunk(p: Prepared, seed: int, start: int, n: int, check: bool = False) -> pa.Table:
+    """Games start..start+n-1 as a results table."""
+    d, b = _loaded(p)
+    seat_out, win_out, game_out = batch.run_chunk(d.tab, p.n_players, seed, start, n, b,
+                                                  p.rotate, check)
+    if check and game_out[:, -1].any():
+        bad = int(np.flatnonzero(game_out[:, -1])[0])
+        raise RuntimeError(f"invariant {game_out[bad, -1]} broken in game {start + bad}")
+    return to_table(d, list(p.bots), seed, start, seat_out, win_out, game_out)
+
+
+def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
+           rotate: bool = True, data_dir: str | None = None) -> tuple[list[str], list[int]]:
+    """Play one game with its log: (lines to print, final score per seat).
+
+    Uses the kernel that ``simulate`` uses, so the game is the one recorded for
+    ``game_index``.
+    """
+    from sim.festival import rules as R
+    from sim.festival.log import format_final, format_log
+    from sim.festival.play import new_buffers, play_game
+
+    prepared, _ = prepare(n_players, bot_names, data_dir, rotate)
+    d, b = _loaded(prepared)
+    if game_index < 0:
+        raise PlaytestError(f"--game must be zero or positive, got {game_index}")
+    st, rng, moves, feats, view, before, log = new_buffers(log_rows=4096)
+    nlog, _ = play_game(d.tab, n_players, seed, game_index, tuple(b), rotate, st, rng, moves,
+                        feats, view, before, log, False)
+    scores = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
+    parts = np.zeros((S.MAX_PLAYERS, 4), dtype=np.int64)
+    wins = np.zeros(S.MAX_PLAYERS)
+    ranks = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
+    R.final_scores(st, d.tab, scores, parts, wins, ranks)
+    seat_bots = [bot_names[(p + game_index) % n_players if rotate else p] for p in range(n_players)]
+    head = [f"Festival, seed {seed}, game {game_index}, {n_players} players; seat 0 starts"]
+    lines = head + format_log(log, nlog, d, seat_bots, n_players)
+    lines += format_final(st, d, seat_bots, scores, parts, wins)
+    return lines, [int(x) for x in scores[:n_players]]
