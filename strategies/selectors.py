@@ -24,7 +24,7 @@ def _score(w, bot, kind, feats, m):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy(w, bot, kind, feats, n, u):
     best = -np.inf
     ties = 0
@@ -64,7 +64,7 @@ def _softmax(w, bot, kind, feats, n, temperature, u):
     return n - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def select(selectors, params, weights, bot, kind, feats, n, u1, u2):
     """Index of the move that bot ``bot`` chooses among ``n`` at a ``kind`` decision.
 

@@ -39,12 +39,12 @@ def splitmix64_next(state: np.ndarray) -> np.uint64:
     return splitmix64_mix(state[0])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rotl(x: np.uint64, k: np.uint64) -> np.uint64:
     return (x << k) | (x >> (np.uint64(64) - k))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_u64(s: np.ndarray) -> np.uint64:
     """One xoshiro256** output (Blackman and Vigna's reference algorithm)."""
     result = _rotl(s[1] * _U5, np.uint64(7)) * _U9
@@ -73,14 +73,14 @@ def seed_game(s: np.ndarray, master_seed: np.int64, game_index: np.int64) -> Non
         s[k] = splitmix64_next(counter)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def randint(s: np.ndarray, n: np.int64) -> np.int64:
     """Uniform integer in [0, n) from the top 53 bits (bias below n / 2**53)."""
     u = np.float64(next_u64(s) >> _U11) * _TWO_POW_M53
     return np.int64(u * n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def uniform(s: np.ndarray) -> np.float64:
     """Uniform float in [0, 1)."""
     return np.float64(next_u64(s) >> _U11) * _TWO_POW_M53

@@ -51,12 +51,12 @@ def _copy_view(st, b, view):
         view[k] = st[b + k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _crowd_share(tab, cond, v, o):
     return min(1.0, R.crowd_measure(tab, cond, v, o) / tab[TB.CROWD_COUNT + cond])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _evaluate(tab, st, b, v, before):
     """(objective points, crowd points, progress, crowd progress) of view v for the seat.
 
@@ -87,7 +87,7 @@ def _evaluate(tab, st, b, v, before):
     return obj, crowd, prog - before[0], crowd_prog - before[1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def turn_features(st, tab, p, moves, n, feats, view, before):
     """Fill ``feats[:n]`` for seat p's legal ``moves``; ``view`` int64[16], ``before`` f64[2]."""
     b = S.SEAT + p * S.SEAT_SIZE

@@ -17,13 +17,13 @@ from sim.festival.invariants import check_state
 from strategies.selectors import RANDOM, select
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bot_of(seat, game_index, n_players, rotate):
     """Bot slot playing ``seat``: with rotation, game i moves every bot i seats on."""
     return (seat + game_index) % n_players if rotate else seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_turn(st, tab, p, bots, bot, rng, moves, feats, view, before):
     """Seat p's move this turn, chosen by bot ``bot`` from public information only.
 
@@ -38,7 +38,7 @@ def decide_turn(st, tab, p, bots, bot, rng, moves, feats, view, before):
     return moves[select(selectors, params, weights, bot, F.KIND_TURN, feats, n, u1, u2)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_start(st, tab, p, bots, bot, rng, feats):
     """Card index of the starting-objective side that seat p keeps."""
     selectors, params, weights = bots

@@ -23,12 +23,14 @@ def to_table(data: FestivalData, bots: list[str], seed: int, start: int, seat_ou
     g = {name: np.repeat(game_out[:, i], n_players) for i, name in enumerate(B.GAME_FIELDS)}
     game_index = np.repeat(np.arange(start, start + n, dtype=np.int64), n_players)
     turns = g["turns"]
+    names = list(dict.fromkeys(bots))  # a bot in several slots is one category
     columns = {
         "game_index": pa.array(game_index),
         "seed": pa.array(np.full(n * n_players, seed, dtype=np.int64)),
         "n_players": pa.array(np.full(n * n_players, n_players, dtype=np.int8)),
         "seat": pa.array(np.tile(np.arange(n_players, dtype=np.int8), n)),
-        "bot": _cat(f["bot_slot"], bots),
+        "bot": _cat(np.array([names.index(b) for b in bots])[f["bot_slot"]], names),
+        "bot_slot": pa.array(f["bot_slot"].astype(np.int8)),
         "score": pa.array(f["score"].astype(np.int16)),
         "rank": pa.array(f["rank"].astype(np.int8)),
         "win": pa.array(win_out.ravel()),

@@ -35,12 +35,12 @@ LOG_CROWD_SETUP = 8  # a crowd tile, b condition
 LOG_COLS = 6
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bit(cell):
     return np.int64(1) << ((cell // 3 + 2) * 8 + cell % 3 + 2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -48,7 +48,7 @@ def popcount(x):
     return (x * 0x0101010101010101) >> 56
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def log_event(log, nlog, kind, seat, a, b, c, d):
     """Append one event when logging is on (log has rows); returns the new length."""
     if log.shape[0] == 0 or nlog >= log.shape[0]:
@@ -265,7 +265,7 @@ def top_tile(st, s):
     return st[S.STACK + s * S.STACK_CAP + k - 1] if k > 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_moves(st, tab, p, moves):
     """Write seat p's legal moves into ``moves``; returns how many."""
     n = 0
@@ -286,7 +286,7 @@ def legal_moves(st, tab, p, moves):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move(st, tab, p, move, log, nlog):
     """Seat p's action. Returns (log length, tile placed or -1)."""
     b = S.SEAT + p * S.SEAT_SIZE

@@ -1,0 +1,130 @@
+"""Shared helpers: hand-built Festival positions and a plain-Python pattern matcher."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.festival import rules as R
+from sim.festival import state as S
+from sim.festival.data import ANY, KIND_PAIR, load
+from sim.festival.play import new_buffers
+from sim.core.rng import game_stream
+
+
+@pytest.fixture(scope="session")
+def fest():
+    return load()
+
+
+class Position:
+    """A Festival state to edit by hand, with the kernels' own functions to act on it."""
+
+    def __init__(self, data, n_players: int = 4, seed: int = 0, colours=None):
+        self.d = data
+        self.tab = data.tab
+        self.st, self.rng, self.moves, self.feats, self.view, self.before, self.log = \
+            new_buffers(log_rows=256)
+        self.rng[:] = game_stream(seed, 0)
+        R.setup(self.st, self.tab, n_players, self.rng)
+        for p in range(n_players):
+            if colours is not None:
+                b = self.base(p)
+                self.st[b + S.COLOUR] = colours[p]
+                self.st[b + S.DESIGN] = data.tables.board_design[colours[p]]
+            R.choose_start_side(self.st, self.tab, p,
+                                data.tables.start_card[self.st[self.base(p) + S.COLOUR], 0])
+
+    def base(self, p: int) -> int:
+        return S.SEAT + p * S.SEAT_SIZE
+
+    def tile(self, colour: str, design: str) -> int:
+        return self.d.tiles.index(f"{colour}-{design}")
+
+    def card(self, name: str) -> int:
+        return self.d.cards.index(name)
+
+    def put(self, p: int, cell: int, colour: str, design: str, height: int = 1) -> None:
+        """Make ``colour-design`` the visible tile of seat p's cell at ``height``."""
+        b = self.base(p)
+        self.st[b + S.TOP + cell] = self.tile(colour, design)
+        self.st[b + S.HEIGHT + cell] = height
+        self.st[b + S.TILES_TAKEN] = self.st[b + S.HEIGHT : b + S.HEIGHT + 9].sum()
+        self.rebuild_view(p)
+
+    def clear(self, p: int) -> None:
+        b = self.base(p)
+        self.st[b + S.TOP : b + S.TOP + 9] = -1
+        self.st[b + S.HEIGHT : b + S.HEIGHT + 9] = 0
+        self.rebuild_view(p)
+
+    def rebuild_view(self, p: int) -> None:
+        b = self.base(p)
+        self.st[b : b + S.V_DONE_N] = 0
+        for c in range(9):
+            top, h = self.st[b + S.TOP + c], self.st[b + S.HEIGHT + c]
+            if top >= 0:
+                m = int(R.bit(c))
+                self.st[b + S.V_COL + self.d.tables.tile_colour[top]] |= m
+                self.st[b + S.V_DES + self.d.tables.tile_design[top]] |= m
+                for level in range(min(h, S.LEVELS)):
+                    self.st[b + S.V_LEVEL + level] |= m
+
+    def hold(self, p: int, *names: str) -> None:
+        """Seat p's uncompleted objectives become exactly ``names``."""
+        b = self.base(p)
+        self.st[b + S.HELD_N] = len(names)
+        for i, name in enumerate(names):
+            self.st[b + S.HELD + i] = self.card(name)
+
+    def met(self, p: int, name: str) -> bool:
+        return bool(R.pattern_met(self.tab, self.card(name), self.st, self.base(p)))
+
+    def play(self, p: int, move: int) -> None:
+        """Seat p's whole turn: action, step 2, end test and turn order."""
+        nlog, placed = R.apply_move(self.st, self.tab, p, move, self.log, 0)
+        R.end_of_turn(self.st, self.tab, p, placed, self.log, 0)
+        R.advance(self.st, self.tab, p, self.log, 0)
+
+    def legal(self, p: int) -> list[int]:
+        n = R.legal_moves(self.st, self.tab, p, self.moves)
+        return [int(m) for m in self.moves[:n]]
+
+
+@pytest.fixture
+def position(fest):
+    return lambda **kw: Position(fest, **kw)
+
+
+def reference_met(data, card: int, top: np.ndarray, height: np.ndarray) -> bool:
+    """Plain-Python matcher: tries every rotation and placement of the card's pattern."""
+    t = data.tables
+    if t.card_kind[card] == KIND_PAIR:
+        visible = [x for x in top if x >= 0]
+        return len(visible) != len(set(visible))
+    cells = [tuple(t.card_req[card, i]) for i in range(t.card_ncells[card])]
+    # Offsets from the first rotation's shifts: shift = 8 * dr + dc with |dc| <= 2.
+    offsets = []
+    for i in range(len(cells)):
+        s = int(t.card_rshift[card, 0, i] - t.card_lshift[card, 0, i])
+        dr = round(s / 8)
+        offsets.append((dr, s - 8 * dr))
+    for _ in range(4):
+        for r0 in range(3):
+            for c0 in range(3):
+                ok = True
+                for (dr, dc), (colour, design, stacked) in zip(offsets, cells):
+                    r, c = r0 + dr, c0 + dc
+                    if not (0 <= r < 3 and 0 <= c < 3):
+                        ok = False
+                        break
+                    x = top[r * 3 + c]
+                    if x < 0 or (colour != ANY and t.tile_colour[x] != colour) or \
+                       (design != ANY and t.tile_design[x] != design) or \
+                       (stacked and height[r * 3 + c] < 2):
+                        ok = False
+                        break
+                if ok:
+                    return True
+        offsets = [(dc, -dr) for dr, dc in offsets]
+    return False

@@ -1,0 +1,121 @@
+"""The command line: bad input, replay against simulate, report, resume."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from reports.cli import main
+from sim.core.runner import load_results
+
+
+@pytest.mark.parametrize("argv,expect", [
+    (["simulate", "chess", "--games", "5"], "unknown game 'chess'"),
+    (["simulate", "festival", "--games", "5", "--bots", "greedy,nobody,random,random"],
+     "unknown bot 'nobody'"),
+    (["simulate", "festival", "--games", "5", "--players", "4", "--bots", "greedy,random"],
+     "4 players need 4 bots"),
+    (["simulate", "festival", "--games", "5", "--players", "1"], "2 to 4 players, not 1"),
+    (["simulate", "festival", "--games", "5", "--players", "5"], "2 to 4 players, not 5"),
+    (["simulate", "festival", "--games", "-3"], "--games must be positive"),
+    (["simulate", "festival", "--games", "ten"], "invalid int value"),
+    (["simulate", "festival", "--games", "5", "--backend", "gpu"], "unknown backend 'gpu'"),
+    (["simulate", "festival", "--games", "5", "--data", "/nonexistent"], "no such data folder"),
+    (["report", "/nonexistent/run"], "not a run folder"),
+    (["replay", "festival", "--seed", "1", "--players", "9"], "2 to 4 players"),
+])
+def test_bad_input_is_one_line_and_nonzero(tmp_path, capsys, argv, expect):
+    out = tmp_path / "run"
+    if argv[0] == "simulate":
+        argv = argv + ["--out", str(out), "--quiet"]
+    with pytest.raises(SystemExit) if expect == "invalid int value" else _nothing():
+        code = main(argv)
+        assert code == 2
+    err = capsys.readouterr().err
+    assert expect in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not (out / "run.json").exists()  # nothing that looks like a result
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_malformed_component_csv_through_the_cli(tmp_path, fest):
+    import shutil
+
+    data = tmp_path / "festival"
+    shutil.copytree(fest.folder, data)
+    (data / "objectives.csv").write_text("card,kind,value,cells,source\ncol-1,shape\n")
+    res = subprocess.run([sys.executable, "-m", "reports.cli", "simulate", "festival",
+                          "--games", "5", "--data", str(data), "--out", str(tmp_path / "r")],
+                         capture_output=True, text=True)
+    assert res.returncode == 2
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
+    assert "objectives.csv, row 2" in res.stderr
+    assert not (tmp_path / "r").exists()
+
+
+def test_replay_prints_the_scores_simulate_recorded(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["simulate", "festival", "--games", "40", "--seed", "5", "--out", str(out),
+                 "--quiet"]) == 0
+    df = load_results(out)
+    capsys.readouterr()
+    for game in (0, 17, 39):
+        assert main(["replay", "festival", "--seed", "5", "--game", str(game), "--players",
+                     "4", "--bots", "greedy,hunter,builder,random"]) == 0
+        text = capsys.readouterr().out
+        rows = df[df.game_index == game]
+        for seat, score in zip(rows["seat"], rows["score"]):
+            assert f"\nseat {seat} (" in text
+            line = [x for x in text.splitlines() if x.startswith(f"seat {seat} (") and "=" in x]
+            assert line[-1].split("=")[1].split()[0] == str(score)
+    assert main(["replay", "--run", str(out), "--game", "17"]) == 0
+    assert "turn   1" in capsys.readouterr().out
+
+
+def test_interrupted_run_resumes_and_refuses_a_different_request(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["simulate", "festival", "--games", "300", "--chunk-size", "100", "--seed", "2",
+            "--out", str(out), "--quiet"]
+    assert main(args) == 0
+    whole = load_results(out)
+    # Lose a chunk and mark the run unfinished, as an interruption would leave it.
+    (out / "data" / "part-00001.parquet").unlink()
+    info = json.loads((out / "run.json").read_text())
+    info["status"] = "running"
+    (out / "run.json").write_text(json.dumps(info))
+    assert main(["report", str(out)]) == 2
+    assert "incomplete" in capsys.readouterr().err
+    assert main(args) == 0
+    assert load_results(out).equals(whole)
+    assert main(args[:-3] + ["--seed", "3", "--out", str(out), "--quiet"]) == 2
+    assert "different run" in capsys.readouterr().err
+
+
+def test_report_has_every_section(tmp_path):
+    out = tmp_path / "run"
+    assert main(["simulate", "festival", "--games", "2000", "--out", str(out), "--quiet",
+                 "--report"]) == 0
+    page = (out / "report" / "index.html").read_text()
+    for section in ("Seat advantage", "Bots", "Setup strength", "Board (dealt)",
+                    "Starting objective side (kept)", "Crowd-pleaser sides in play",
+                    "Objective cards completed", "Scores", "Game length and end", "Precision",
+                    "Holm"):
+        assert section in page, section
+    for csv in ("win_rate_by_seat", "objectives_completed", "end_trigger", "precision"):
+        assert (out / "report" / f"{csv}.csv").exists()
+    assert len(list((out / "report").glob("*.png"))) == 9
+
+
+def test_every_command_has_help_with_an_example(capsys):
+    for cmd in ([], ["simulate"], ["report"], ["replay"], ["bench"]):
+        with pytest.raises(SystemExit) as e:
+            main(cmd + ["--help"])
+        assert e.value.code == 0
+        assert "example" in capsys.readouterr().out

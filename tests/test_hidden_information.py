@@ -1,0 +1,54 @@
+"""Bots decide on public information only: shuffling what no seat can see changes nothing."""
+
+import numpy as np
+import pytest
+
+from sim.festival import rules as R
+from sim.festival import state as S
+from sim.festival.bots import bot_arrays
+from sim.festival.play import decide_turn
+
+
+def _positions(position, n_players, count, seed):
+    """Positions reached by random play, a few turns in."""
+    rng = np.random.default_rng(seed)
+    for k in range(count):
+        pos = position(n_players=n_players, seed=k + 1000 * seed)
+        for _ in range(int(rng.integers(0, 25))):
+            p = pos.st[S.CURRENT]
+            legal = pos.legal(p)
+            pos.play(p, legal[int(rng.integers(len(legal)))])
+            if pos.st[S.OVER]:
+                break
+        if not pos.st[S.OVER]:
+            yield pos
+
+
+@pytest.mark.parametrize("bot", ["greedy", "hunter", "builder", "explorer", "random"])
+def test_choice_unchanged_when_hidden_tiles_are_shuffled(position, bot):
+    bots = bot_arrays([bot] * 4)
+    rng = np.random.default_rng(1)
+    changed_by_top = 0
+    for pos in _positions(position, 4, 60, 1):
+        p = pos.st[S.CURRENT]
+        stream = pos.rng.copy()
+        before = decide_turn(pos.st, pos.tab, p, bots, 0, stream.copy(), pos.moves, pos.feats,
+                             pos.view, pos.before)
+        for s in range(4):
+            n = pos.st[S.STACK_N + s]
+            below = pos.st[S.STACK + s * S.STACK_CAP : S.STACK + s * S.STACK_CAP + n - 1]
+            below[:] = rng.permutation(below)
+        after = decide_turn(pos.st, pos.tab, p, bots, 0, stream.copy(), pos.moves, pos.feats,
+                            pos.view, pos.before)
+        assert before == after
+        # The control: the visible top tile may change the choice (so the test can fail).
+        s = R.stack_of(pos.st, p, 0)
+        n = pos.st[S.STACK_N + s]
+        if n >= 2:
+            top = S.STACK + s * S.STACK_CAP + n - 1
+            pos.st[top], pos.st[top - 1] = pos.st[top - 1], pos.st[top]
+            moved = decide_turn(pos.st, pos.tab, p, bots, 0, stream.copy(), pos.moves,
+                                pos.feats, pos.view, pos.before)
+            changed_by_top += moved != before
+    if bot != "random":
+        assert changed_by_top > 0
