@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import pandas as pd
+import sim.core.kernel_cache  # noqa: F401  (first: decides where kernels are cached)
+
+import pandas as pd  # noqa: I001
 
 from sim.core.runner import load_results, run, simulate_frame
 
