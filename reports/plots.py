@@ -27,7 +27,8 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, path: Path,
     fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.32 * n))
     y = np.arange(n)[::-1]
     rate = t["win_rate"].to_numpy()
-    err = np.vstack([rate - t["ci_low"].to_numpy(), t["ci_high"].to_numpy() - rate])
+    err = np.clip(np.vstack([rate - t["ci_low"].to_numpy(), t["ci_high"].to_numpy() - rate]),
+                  0, None)
     ax.barh(y, rate, color="#4c78a8", alpha=0.85)
     ax.errorbar(rate, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1)
     ax.set_yticks(y, t[label].astype(str))
@@ -48,7 +49,8 @@ def lift_dots(table: pd.DataFrame, label: str, title: str, path: Path) -> str:
     fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.28 * n))
     y = np.arange(n)
     lift = t["lift_pp"].to_numpy()
-    err = np.vstack([lift - t["lift_low_pp"].to_numpy(), t["lift_high_pp"].to_numpy() - lift])
+    err = np.clip(np.vstack([lift - t["lift_low_pp"].to_numpy(),
+                             t["lift_high_pp"].to_numpy() - lift]), 0, None)
     sig = t["significant_holm_5pct"].to_numpy()
     ax.errorbar(lift, y, xerr=err, fmt="o", color="#4c78a8", ms=4, capsize=2, lw=1)
     ax.scatter(lift[sig], y[sig], color="#e45756", zorder=3, s=18, label="Holm-adjusted p < 0.05")

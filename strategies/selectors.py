@@ -16,7 +16,7 @@ SOFTMAX = 3  # probability proportional to exp(score / param)
 NAMES = ("random", "greedy", "epsilon", "softmax")
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _score(w, bot, kind, feats, m):
     s = 0.0
     for f in range(feats.shape[1]):
@@ -24,7 +24,7 @@ def _score(w, bot, kind, feats, m):
     return s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _greedy(w, bot, kind, feats, n, u):
     best = -np.inf
     ties = 0
@@ -46,25 +46,21 @@ def _greedy(w, bot, kind, feats, n, u):
 
 @njit(cache=True)
 def _softmax(w, bot, kind, feats, n, temperature, u):
-    scores = np.empty(n)
     top = -np.inf
     for m in range(n):
-        s = _score(w, bot, kind, feats, m)
-        scores[m] = s
-        top = max(top, s)
+        top = max(top, _score(w, bot, kind, feats, m))
     total = 0.0
     for m in range(n):
-        scores[m] = np.exp((scores[m] - top) / temperature)
-        total += scores[m]
+        total += np.exp((_score(w, bot, kind, feats, m) - top) / temperature)
     x = u * total
     for m in range(n):
-        x -= scores[m]
+        x -= np.exp((_score(w, bot, kind, feats, m) - top) / temperature)
         if x < 0:
             return m
     return n - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def select(selectors, params, weights, bot, kind, feats, n, u1, u2):
     """Index of the move that bot ``bot`` chooses among ``n`` at a ``kind`` decision.
 

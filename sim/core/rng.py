@@ -39,12 +39,12 @@ def splitmix64_next(state: np.ndarray) -> np.uint64:
     return splitmix64_mix(state[0])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _rotl(x: np.uint64, k: np.uint64) -> np.uint64:
     return (x << k) | (x >> (np.uint64(64) - k))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def next_u64(s: np.ndarray) -> np.uint64:
     """One xoshiro256** output (Blackman and Vigna's reference algorithm)."""
     result = _rotl(s[1] * _U5, np.uint64(7)) * _U9
@@ -65,35 +65,35 @@ def seed_game(s: np.ndarray, master_seed: np.int64, game_index: np.int64) -> Non
     The splitmix64 counter starts at mix(seed) ^ mix(index + golden), so neighbouring seeds
     and neighbouring games give unrelated streams.
     """
-    counter = np.empty(1, dtype=np.uint64)
-    counter[0] = splitmix64_mix(np.uint64(master_seed)) ^ splitmix64_mix(
+    counter = splitmix64_mix(np.uint64(master_seed)) ^ splitmix64_mix(
         np.uint64(game_index) + _GOLDEN
     )
     for k in range(4):
-        s[k] = splitmix64_next(counter)
+        counter = counter + _GOLDEN
+        s[k] = splitmix64_mix(counter)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def randint(s: np.ndarray, n: np.int64) -> np.int64:
     """Uniform integer in [0, n) from the top 53 bits (bias below n / 2**53)."""
     u = np.float64(next_u64(s) >> _U11) * _TWO_POW_M53
     return np.int64(u * n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def uniform(s: np.ndarray) -> np.float64:
     """Uniform float in [0, 1)."""
     return np.float64(next_u64(s) >> _U11) * _TWO_POW_M53
 
 
 @njit(cache=True)
-def shuffle(s: np.ndarray, a: np.ndarray, n: np.int64) -> None:
-    """Fisher-Yates shuffle of ``a[:n]`` in place."""
+def shuffle(s: np.ndarray, a: np.ndarray, start: np.int64, n: np.int64) -> None:
+    """Fisher-Yates shuffle of ``a[start:start + n]`` in place."""
     for i in range(n - 1, 0, -1):
         j = randint(s, i + 1)
-        tmp = a[i]
-        a[i] = a[j]
-        a[j] = tmp
+        tmp = a[start + i]
+        a[start + i] = a[start + j]
+        a[start + j] = tmp
 
 
 def game_stream(master_seed: int, game_index: int) -> np.ndarray:

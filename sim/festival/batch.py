@@ -3,6 +3,7 @@
 import numpy as np
 from numba import njit, prange
 
+from sim.festival import features as F
 from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival.play import play_game
@@ -65,7 +66,7 @@ def play_batch(tab, n_players, seed, start, n, bots, rotate, check, seat_out, wi
         moves = np.zeros(R.MAX_MOVES, dtype=np.int64)
         feats = np.zeros((R.MAX_MOVES, bots[2].shape[2]))
         view = np.zeros(S.VIEW_SIZE, dtype=np.int64)
-        before = np.zeros(2)
+        before = np.zeros(F.BEFORE_SIZE)
         log = np.zeros((0, R.LOG_COLS), dtype=np.int64)
         scores = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
         parts = np.zeros((S.MAX_PLAYERS, 4), dtype=np.int64)

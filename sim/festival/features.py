@@ -42,67 +42,118 @@ N_FEATURES = max(len(TURN_FEATURES), len(START_FEATURES))
 
 F_POINTS, F_BOARD, F_OBJ, F_CROWD, F_PROGRESS, F_TAKE, F_VALUE = 0, 1, 2, 3, 4, 5, 6
 F_CROWD_PROGRESS, F_HEIGHT, F_EMPTY, F_LATE = 7, 8, 9, 10
-SCRATCH = 32  # view copy (16) + cached "before" values
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _copy_view(st, b, view):
     for k in range(S.VIEW_SIZE):
         view[k] = st[b + k]
 
 
-@njit(cache=True, inline="always")
-def _crowd_share(tab, cond, v, o):
-    return min(1.0, R.crowd_measure(tab, cond, v, o) / tab[TB.CROWD_COUNT + cond])
+# Layout of the ``before`` buffer: the seat's standing before the move, computed once per
+# decision so that each move recomputes only what it can change.
+B_PROGRESS = 0  # sum over held cards of value * share met
+B_CROWD = 1  # sum over open crowd tiles of value * share met
+B_CARD = 2  # B_CARD + i: value * share met of held card i
+B_TILE = 2 + S.HELD_CAP  # B_TILE + k: value * share met of crowd tile k (0 when claimed)
+BEFORE_SIZE = B_TILE + S.CROWD_TILES
+COUNT_KINDS_FIRST = 3  # crowd kinds 3 and 4 count completed objectives, the rest the board
+COUNT_KINDS_LAST = 4
 
 
-@njit(cache=True, inline="always")
-def _evaluate(tab, st, b, v, before):
-    """(objective points, crowd points, progress, crowd progress) of view v for the seat.
+@njit(cache=True)
+def _crowd(tab, st, v, before, board_changed, counts_changed):
+    """(crowd points claimable, change of crowd progress) for hypothetical view v.
 
-    ``v`` is a hypothetical VIEW of the seat at ``st[b:]``; ``before`` holds the seat's
-    current (progress, crowd progress), so the last two are changes.
+    No open crowd tile is met before the move (it would have been claimed at the end of the
+    seat's last turn), so a condition whose inputs the move leaves alone keeps its share.
+    """
+    points = 0.0
+    progress = 0.0
+    for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
+        if st[S.CROWD_OWNER + k] >= 0:
+            continue
+        cond = st[S.CROWD_COND + k]
+        kind = tab[TB.CROWD_KIND + cond]
+        by_counts = COUNT_KINDS_FIRST <= kind <= COUNT_KINDS_LAST
+        if (by_counts and not counts_changed) or (not by_counts and not board_changed):
+            progress += before[B_TILE + k]
+            continue
+        got = R.crowd_measure(tab, cond, v, 0)
+        need = tab[TB.CROWD_COUNT + cond]
+        if got >= need:
+            points += tab[TB.CROWD_VALUE + cond]
+        else:
+            progress += tab[TB.CROWD_VALUE + cond] * got / need
+    return points, progress - before[B_CROWD]
+
+
+@njit(cache=True)
+def _remember(tab, st, b, before):
+    """Fill ``before`` with the seat's current progress (no held card and no open crowd tile
+    is met now)."""
+    total = 0.0
+    for i in range(st[b + S.HELD_N]):
+        card = st[b + S.HELD + i]
+        got = R.pattern_progress(tab, card, st, b)
+        before[B_CARD + i] = tab[TB.CARD_VALUE + card] * got / tab[TB.CARD_NCELLS + card]
+        total += before[B_CARD + i]
+    before[B_PROGRESS] = total
+    total = 0.0
+    for k in range(S.CROWD_TILES):
+        before[B_TILE + k] = 0.0
+    for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
+        if st[S.CROWD_OWNER + k] < 0:
+            cond = st[S.CROWD_COND + k]
+            got = R.crowd_measure(tab, cond, st, b)
+            before[B_TILE + k] = (tab[TB.CROWD_VALUE + cond]
+                                  * min(1.0, got / tab[TB.CROWD_COUNT + cond]))
+            total += before[B_TILE + k]
+    before[B_CROWD] = total
+
+
+@njit(cache=True)
+def _held_after_tile(tab, st, b, v, before, old, tile):
+    """(objective points completed, progress change) of the held cards after a tile move.
+
+    A card that neither the new tile nor the covered one can serve is unchanged (and was
+    unmet), so it keeps its remembered share.
     """
     obj = 0.0
     prog = 0.0
     for i in range(st[b + S.HELD_N]):
         card = st[b + S.HELD + i]
+        served = tab[TB.CARD_TILES + card] >> tile
+        if old >= 0:
+            served |= tab[TB.CARD_TILES + card] >> old
+        if served & 1 == 0:
+            prog += before[B_CARD + i]
+            continue
         got = R.pattern_progress(tab, card, v, 0)
         n = tab[TB.CARD_NCELLS + card]
+        value = tab[TB.CARD_VALUE + card]
         if got >= n:
-            obj += tab[TB.CARD_VALUE + card]
+            obj += value
             v[S.V_DONE_N] += 1
-            v[S.V_DONE_VALUES] |= np.int64(1) << tab[TB.CARD_VALUE + card]
+            v[S.V_DONE_VALUES] |= np.int64(1) << value
         else:
-            prog += tab[TB.CARD_VALUE + card] * got / n
-    crowd = 0.0
-    crowd_prog = 0.0
-    for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
-        if st[S.CROWD_OWNER + k] < 0:
-            cond = st[S.CROWD_COND + k]
-            if R.crowd_met(tab, cond, v, 0):
-                crowd += tab[TB.CROWD_VALUE + cond]
-            else:
-                crowd_prog += tab[TB.CROWD_VALUE + cond] * _crowd_share(tab, cond, v, 0)
-    return obj, crowd, prog - before[0], crowd_prog - before[1]
+            prog += value * got / n
+    return obj, prog - before[B_PROGRESS]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def turn_features(st, tab, p, moves, n, feats, view, before):
-    """Fill ``feats[:n]`` for seat p's legal ``moves``; ``view`` int64[16], ``before`` f64[2]."""
+    """Fill ``feats[:n]`` for seat p's legal ``moves``.
+
+    ``view`` (int64[VIEW_SIZE]) and ``before`` (float64[BEFORE_SIZE]) are scratch buffers.
+    """
     b = S.SEAT + p * S.SEAT_SIZE
     for m in range(n):
         for f in range(feats.shape[1]):
             feats[m, f] = 0.0
     colour = st[b + S.COLOUR]
     design = st[b + S.DESIGN]
-    # The seat as it stands: progress now, for the changes.
-    _copy_view(st, b, view)
-    before[0] = 0.0
-    before[1] = 0.0
-    _, _, prog_now, crowd_now = _evaluate(tab, st, b, view, before)
-    before[0] = prog_now
-    before[1] = crowd_now
+    _remember(tab, st, b, before)
     used = 0.0
     for s in range(st[S.N_PLAYERS]):
         used = max(used, 1.0 - st[S.STACK_N + s] / tab[TB.PARAMS + S.P_TILES_PER_PLAYER])
@@ -112,30 +163,21 @@ def turn_features(st, tab, p, moves, n, feats, view, before):
             continue
         _copy_view(st, b, view)
         if move >= R.MOVE_OBJECTIVE:
+            # The board does not change: held cards and board conditions stay as they are.
             q = move - R.MOVE_OBJECTIVE
             card = st[S.PILE + q * S.PILE_CAP + st[S.PILE_N + q] - 1]
             value = tab[TB.CARD_VALUE + card]
-            # The board does not change, so held cards stay as they are (all unmet).
-            obj = 0.0
-            crowd = 0.0
-            prog = 0.0
-            cprog = 0.0
             got = R.pattern_progress(tab, card, view, 0)
-            if got >= tab[TB.CARD_NCELLS + card]:
-                obj = value
+            done = got >= tab[TB.CARD_NCELLS + card]
+            if done:
                 view[S.V_DONE_N] += 1
                 view[S.V_DONE_VALUES] |= np.int64(1) << value
-                # Completing it may also meet a count-based crowd-pleaser.
-                for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
-                    cond = st[S.CROWD_COND + k]
-                    if st[S.CROWD_OWNER + k] < 0 and R.crowd_met(tab, cond, view, 0):
-                        crowd += tab[TB.CROWD_VALUE + cond]
+                feats[m, F_OBJ] = value
             else:
-                prog = value * got / tab[TB.CARD_NCELLS + card]
-            feats[m, F_OBJ] = obj
+                feats[m, F_PROGRESS] = value * got / tab[TB.CARD_NCELLS + card]
+            crowd, cprog = _crowd(tab, st, view, before, False, done)
             feats[m, F_CROWD] = crowd
-            feats[m, F_POINTS] = obj + crowd
-            feats[m, F_PROGRESS] = prog
+            feats[m, F_POINTS] = feats[m, F_OBJ] + crowd
             feats[m, F_CROWD_PROGRESS] = cprog
             feats[m, F_TAKE] = 1.0
             feats[m, F_VALUE] = value
@@ -150,7 +192,8 @@ def turn_features(st, tab, p, moves, n, feats, view, before):
             board = R.tile_points(tab, colour, design, tile, h + 1) - R.tile_points(
                 tab, colour, design, old, h
             )
-            obj, crowd, prog, cprog = _evaluate(tab, st, b, view, before)
+            obj, prog = _held_after_tile(tab, st, b, view, before, old, tile)
+            crowd, cprog = _crowd(tab, st, view, before, True, obj > 0)
             feats[m, F_BOARD] = board
             feats[m, F_OBJ] = obj
             feats[m, F_CROWD] = crowd

@@ -27,12 +27,12 @@ def check_state(st, tab):
     tiles = tab[TB.PARAMS + S.P_TILES_PER_PLAYER]
     drawn = 0
     for s in range(n):
-        seen = np.zeros(tiles, dtype=np.int64)
+        seen = np.int64(0)
         for k in range(tiles):
-            seen[st[S.STACK + s * S.STACK_CAP + k]] += 1
-        for k in range(tiles):
-            if seen[k] != 1:
+            tile = st[S.STACK + s * S.STACK_CAP + k]
+            if tile < 0 or tile >= tiles or (seen >> tile) & 1:
                 return 1
+            seen |= np.int64(1) << tile
         if not 0 <= st[S.STACK_N + s] <= tiles:
             return 1
         drawn += tiles - st[S.STACK_N + s]
@@ -43,22 +43,28 @@ def check_state(st, tab):
     for p in range(n):
         b = S.SEAT + p * S.SEAT_SIZE
         seat_tiles = 0
-        view = np.zeros(S.VIEW_SIZE, dtype=np.int64)
-        view[S.V_ALL] = -1
         for c in range(S.CELLS):
             h = st[b + S.HEIGHT + c]
             top = st[b + S.TOP + c]
             seat_tiles += h
             if (h == 0) != (top < 0):
                 return 4
-            if top >= 0:
-                m = R.bit(c)
-                view[S.V_COL + tab[TB.TILE_COLOUR + top]] |= m
-                view[S.V_DES + tab[TB.TILE_DESIGN + top]] |= m
-                for level in range(min(h, S.LEVELS)):
-                    view[S.V_LEVEL + level] |= m
+        # Every mask of the view, recomputed from the board (no allocation: see play_game).
         for k in range(S.V_DONE_N):
-            if view[k] != st[b + k]:
+            expect = np.int64(0)
+            for c in range(S.CELLS):
+                top = st[b + S.TOP + c]
+                if top < 0:
+                    continue
+                if k < S.V_DES:
+                    hit = tab[TB.TILE_COLOUR + top] == k - S.V_COL
+                elif k < S.V_LEVEL:
+                    hit = tab[TB.TILE_DESIGN + top] == k - S.V_DES
+                else:
+                    hit = st[b + S.HEIGHT + c] > k - S.V_LEVEL
+                if hit:
+                    expect |= R.bit(c)
+            if expect != st[b + k]:
                 return 4
         if st[b + S.V_ALL] != -1 or st[b + S.V_NONE] != 0:
             return 4

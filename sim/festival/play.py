@@ -17,13 +17,13 @@ from sim.festival.invariants import check_state
 from strategies.selectors import RANDOM, select
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bot_of(seat, game_index, n_players, rotate):
     """Bot slot playing ``seat``: with rotation, game i moves every bot i seats on."""
     return (seat + game_index) % n_players if rotate else seat
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def decide_turn(st, tab, p, bots, bot, rng, moves, feats, view, before):
     """Seat p's move this turn, chosen by bot ``bot`` from public information only.
 
@@ -38,7 +38,7 @@ def decide_turn(st, tab, p, bots, bot, rng, moves, feats, view, before):
     return moves[select(selectors, params, weights, bot, F.KIND_TURN, feats, n, u1, u2)]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def decide_start(st, tab, p, bots, bot, rng, feats):
     """Card index of the starting-objective side that seat p keeps."""
     selectors, params, weights = bots
@@ -51,13 +51,17 @@ def decide_start(st, tab, p, bots, bot, rng, feats):
     return tab[sides + select(selectors, params, weights, bot, F.KIND_START, feats, 2, u1, u2)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, moves, feats, view, before,
               log, check):
     """Play game ``game_index`` of ``seed`` to the end in ``st``.
 
     Returns (log length, first invariant violation code or 0; checked after every turn
     when ``check``).
+
+    Compiled without numba's reference counting (``_nrt=False``), which also applies to
+    everything it calls: none of it allocates, and the counting (an atomic increment and
+    decrement per array argument of every call) otherwise costs more than the game itself.
     """
     seed_game(rng, seed, game_index)
     R.setup(st, tab, n_players, rng)
@@ -93,6 +97,6 @@ def new_buffers(log_rows: int = 0):
         np.zeros(R.MAX_MOVES, dtype=np.int64),
         np.zeros((R.MAX_MOVES, F.N_FEATURES)),
         np.zeros(S.VIEW_SIZE, dtype=np.int64),
-        np.zeros(2),
+        np.zeros(F.BEFORE_SIZE),
         np.zeros((log_rows, R.LOG_COLS), dtype=np.int64),
     )

@@ -73,14 +73,22 @@ def setup(st, tab, n_players, rng):
     """
     st[:] = 0
     st[S.N_PLAYERS] = n_players
-    # Each seat gets a board of a different colour, drawn at random.
-    colours = np.arange(4)
-    shuffle(rng, colours, 4)
+    # Each seat gets a board of a different colour, drawn at random (a partial shuffle of
+    # the colours, written straight into the seats).
+    for p in range(S.MAX_PLAYERS):
+        st[S.SEAT + p * S.SEAT_SIZE + S.COLOUR] = p
+    for p in range(S.MAX_PLAYERS - 1, 0, -1):
+        q = randint(rng, p + 1)
+        a = S.SEAT + p * S.SEAT_SIZE + S.COLOUR
+        c = S.SEAT + q * S.SEAT_SIZE + S.COLOUR
+        st[a], st[c] = st[c], st[a]
     n_tiles = tab[TB.PARAMS + S.P_TILES_PER_PLAYER]
-    for p in range(n_players):
+    for p in range(S.MAX_PLAYERS):
         b = S.SEAT + p * S.SEAT_SIZE
-        st[b + S.COLOUR] = colours[p]
-        st[b + S.DESIGN] = tab[TB.BOARD_DESIGN + colours[p]]
+        if p >= n_players:
+            st[b + S.COLOUR] = 0
+            continue
+        st[b + S.DESIGN] = tab[TB.BOARD_DESIGN + st[b + S.COLOUR]]
         st[b + S.START_CARD] = -1
         st[b + S.V_ALL] = -1
         for c in range(S.CELLS):
@@ -88,17 +96,21 @@ def setup(st, tab, n_players, rng):
         # Stack p (a full tile set, shuffled) lies between seat p and its left neighbour.
         for k in range(n_tiles):
             st[S.STACK + p * S.STACK_CAP + k] = k
-        shuffle(rng, st[S.STACK + p * S.STACK_CAP : S.STACK + p * S.STACK_CAP + n_tiles], n_tiles)
+        shuffle(rng, st, S.STACK + p * S.STACK_CAP, n_tiles)
         st[S.STACK_N + p] = n_tiles
     # The objective deck, shuffled into face-up piles.
     piles = tab[TB.PARAMS + S.P_PILES]
     size = tab[TB.PARAMS + S.P_PILE_SIZE]
-    deck = np.arange(piles * size)
-    shuffle(rng, deck, piles * size)
     for q in range(piles):
         for k in range(size):
-            st[S.PILE + q * S.PILE_CAP + k] = deck[q * size + k]
+            st[S.PILE + q * S.PILE_CAP + k] = q * size + k
         st[S.PILE_N + q] = size
+    # Shuffle the whole deck across the piles: card i sits at pile i // size, place i % size.
+    for i in range(piles * size - 1, 0, -1):
+        j = randint(rng, i + 1)
+        a = S.PILE + (i // size) * S.PILE_CAP + i % size
+        c = S.PILE + (j // size) * S.PILE_CAP + j % size
+        st[a], st[c] = st[c], st[a]
     # Crowd-pleasers: each tile lands on a random side.
     for k in range(S.CROWD_TILES):
         st[S.CROWD_COND + k] = -1
@@ -119,14 +131,14 @@ def choose_start_side(st, tab, p, card):
 # ---------------------------------------------------------------- board questions
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cell_mask(tab, card, i, v, o):
     """Cells of view ``v[o:]`` satisfying pattern cell i of ``card`` (0 past the last cell)."""
     # Whole indices only: slicing a table in a hot loop costs a view and its refcounts.
     return v[o + tab[TB.CARD_SEL + (card * 4 + i) * 3 + 0]] & v[o + tab[TB.CARD_SEL + (card * 4 + i) * 3 + 1]] & v[o + tab[TB.CARD_SEL + (card * 4 + i) * 3 + 2]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def pattern_progress(tab, card, v, o):
     """Most cells of ``card``'s pattern satisfied at one placement (any rotation).
 
@@ -175,12 +187,12 @@ def pattern_progress(tab, card, v, o):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def pattern_met(tab, card, v, o):
     return pattern_progress(tab, card, v, o) >= tab[TB.CARD_NCELLS + card]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _distinct(v, o, first):
     n = 0
     for k in range(4):
@@ -189,7 +201,7 @@ def _distinct(v, o, first):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _most(v, o, first):
     best = 0
     for k in range(4):
@@ -199,7 +211,7 @@ def _most(v, o, first):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def crowd_measure(tab, cond, v, o):
     """How far view ``v[o:]`` is towards crowd condition ``cond``, on the scale of its count."""
     kind = tab[TB.CROWD_KIND + cond]
@@ -218,12 +230,12 @@ def crowd_measure(tab, cond, v, o):
     return min(_distinct(v, o, S.V_COL), _distinct(v, o, S.V_DES))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def crowd_met(tab, cond, v, o):
     return crowd_measure(tab, cond, v, o) >= tab[TB.CROWD_COUNT + cond]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def place_on_view(tab, v, o, cell, old_tile, tile, new_height):
     """Update view masks for ``tile`` placed on ``cell`` over ``old_tile`` (-1: empty)."""
     m = bit(cell)
@@ -236,7 +248,7 @@ def place_on_view(tab, v, o, cell, old_tile, tile, new_height):
         v[o + S.V_LEVEL + new_height - 1] |= m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def tile_points(tab, colour, design, tile, height):
     """Board points of a visible ``tile`` at ``height`` for a board (colour, design)."""
     if tile < 0:
@@ -252,20 +264,20 @@ def tile_points(tab, colour, design, tile, height):
 # ---------------------------------------------------------------- moves
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def stack_of(st, p, side):
     """Draw stack on seat p's left (side 0, its own) or right (side 1)."""
     n = st[S.N_PLAYERS]
     return p if side == 0 else (p + n - 1) % n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def top_tile(st, s):
     k = st[S.STACK_N + s]
     return st[S.STACK + s * S.STACK_CAP + k - 1] if k > 0 else -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def legal_moves(st, tab, p, moves):
     """Write seat p's legal moves into ``moves``; returns how many."""
     n = 0
@@ -286,7 +298,7 @@ def legal_moves(st, tab, p, moves):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def apply_move(st, tab, p, move, log, nlog):
     """Seat p's action. Returns (log length, tile placed or -1)."""
     b = S.SEAT + p * S.SEAT_SIZE
