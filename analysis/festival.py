@@ -53,7 +53,8 @@ def _holder_rates(df: pd.DataFrame, held: pd.DataFrame, eligible: pd.DataFrame |
     wins = df["win"].to_numpy()
     for name in held.columns:
         mask = held[name].to_numpy().astype(bool)
-        base = eligible[name].to_numpy().astype(bool) if eligible is not None else np.ones_like(mask)
+        base = (eligible[name].to_numpy().astype(bool) if eligible is not None
+                else np.ones_like(mask))
         n = int(mask.sum())
         if base.sum() == 0:
             continue

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sim.core.kernel_cache  # noqa: F401  (first: decides where kernels are cached)
-
 import pandas as pd  # noqa: I001
 
+import sim.core.kernel_cache  # noqa: F401  (first: decides where kernels are cached)
 from sim.core.runner import load_results, run, simulate_frame
 
 __all__ = ["simulate", "run", "load_results"]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.core.rng import game_stream
 from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival.data import ANY, KIND_PAIR, load
 from sim.festival.play import new_buffers
-from sim.core.rng import game_stream
 
 
 @pytest.fixture(scope="session")

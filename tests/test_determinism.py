@@ -23,7 +23,8 @@ def test_same_rows_across_chunk_sizes_and_threads():
     pd.testing.assert_frame_equal(base, _frame(chunk_size=7))
     pd.testing.assert_frame_equal(base, _frame(chunk_size=250, threads=1))
     assert numba.config.NUMBA_NUM_THREADS >= 1
-    pd.testing.assert_frame_equal(base, _frame(chunk_size=600, threads=numba.config.NUMBA_NUM_THREADS))
+    threads = numba.config.NUMBA_NUM_THREADS
+    pd.testing.assert_frame_equal(base, _frame(chunk_size=600, threads=threads))
 
 
 def test_a_later_game_does_not_depend_on_the_games_before_it():

@@ -55,7 +55,7 @@ def test_stack_access_by_player_count(position, n_players, left, right):
 
 def test_take_tile_places_on_any_cell_and_stacks_without_limit(position):
     pos = position(n_players=2)
-    for k in range(7):
+    for _ in range(7):
         pos.st[S.OVER] = 0
         pos.play(0, 4)  # own stack onto the centre cell
     b = pos.base(0)

@@ -34,7 +34,8 @@ def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
         raise PlaytestError(f"Festival is for {lo} to {hi} players, not {n_players}")
     if len(bot_names) != n_players:
         raise PlaytestError(
-            f"{n_players} players need {n_players} bots, got {len(bot_names)}: {','.join(bot_names)}"
+            f"{n_players} players need {n_players} bots, got {len(bot_names)}: "
+            f"{','.join(bot_names)}"
         )
     bots.bot_arrays(bot_names)  # refuses unknown bots now, not in a worker
     meta = {"data_dir": str(d.folder), "data_hash": d.hash, "bots": list(bot_names),

@@ -78,7 +78,7 @@ class FestivalData:
     hash: str
 
 
-def _parse_cells(row, colours: list[str], designs: list[str]) -> list[tuple[int, int, int, int, int]]:
+def _parse_cells(row, colours: list[str], designs: list[str]) -> list[tuple[int, ...]]:
     text = row.field("cells")
     cells = []
     for part in text.split(";"):
@@ -206,7 +206,8 @@ def load(folder: str | Path | None = None) -> FestivalData:
         raise PlaytestError(f"no such data folder: {folder}")
     params = _params(folder)
 
-    boards = read_csv(folder, "boards.csv", ["colour", "symbol", "target_design", "cities", "source"])
+    boards = read_csv(folder, "boards.csv",
+                      ["colour", "symbol", "target_design", "cities", "source"])
     design_rows = read_csv(folder, "designs.csv", ["design", "informal_label", "source"])
     designs = [r.field("design") for r in design_rows]
     colours = [r.field("colour") for r in boards]
@@ -261,7 +262,8 @@ def load(folder: str | Path | None = None) -> FestivalData:
         raise PlaytestError(f"{folder}: a starting objective shares its name with a deck card")
 
     crowd_rows = read_csv(
-        folder, "crowd_pleasers.csv", ["tile", "side", "condition", "count", "level", "value", "source"]
+        folder, "crowd_pleasers.csv",
+        ["tile", "side", "condition", "count", "level", "value", "source"],
     )
     n_crowd_tiles = params[S.P_CROWD_TILES]
     if len(crowd_rows) > MAX_CROWD:

@@ -65,7 +65,8 @@ def format_final(st: np.ndarray, data: FestivalData, bots: list[str], scores, pa
                  ) -> list[str]:
     lines = ["", "final boards (tile/height; row 0 at the top):"]
     for p in range(st[S.N_PLAYERS]):
-        lines.append(f"seat {p} ({bots[p]}), {data.colours[st[S.SEAT + p * S.SEAT_SIZE + S.COLOUR]]}:")
+        colour = data.colours[st[S.SEAT + p * S.SEAT_SIZE + S.COLOUR]]
+        lines.append(f"seat {p} ({bots[p]}), {colour}:")
         lines += ["    " + row for row in _board(st, data, p)]
     lines += ["", "final scores (objectives + crowd + colour + design = total):"]
     for p in range(st[S.N_PLAYERS]):

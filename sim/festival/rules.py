@@ -134,8 +134,8 @@ def choose_start_side(st, tab, p, card):
 @njit(cache=True)
 def _cell_mask(tab, card, i, v, o):
     """Cells of view ``v[o:]`` satisfying pattern cell i of ``card`` (0 past the last cell)."""
-    # Whole indices only: slicing a table in a hot loop costs a view and its refcounts.
-    return v[o + tab[TB.CARD_SEL + (card * 4 + i) * 3 + 0]] & v[o + tab[TB.CARD_SEL + (card * 4 + i) * 3 + 1]] & v[o + tab[TB.CARD_SEL + (card * 4 + i) * 3 + 2]]
+    k = TB.CARD_SEL + (card * 4 + i) * 3
+    return v[o + tab[k]] & v[o + tab[k + 1]] & v[o + tab[k + 2]]
 
 
 @njit(cache=True)
@@ -159,10 +159,12 @@ def pattern_progress(tab, card, v, o):
     best = 0
     for r in range(tab[TB.CARD_NROT + card]):
         # Per anchor, how many pattern cells it satisfies, as bit-sliced counters.
-        a0 = (m0 >> tab[TB.CARD_RSHIFT + (card * 4 + r) * 4 + 0]) << tab[TB.CARD_LSHIFT + (card * 4 + r) * 4 + 0]
-        a1 = (m1 >> tab[TB.CARD_RSHIFT + (card * 4 + r) * 4 + 1]) << tab[TB.CARD_LSHIFT + (card * 4 + r) * 4 + 1]
-        a2 = (m2 >> tab[TB.CARD_RSHIFT + (card * 4 + r) * 4 + 2]) << tab[TB.CARD_LSHIFT + (card * 4 + r) * 4 + 2]
-        a3 = (m3 >> tab[TB.CARD_RSHIFT + (card * 4 + r) * 4 + 3]) << tab[TB.CARD_LSHIFT + (card * 4 + r) * 4 + 3]
+        rs = TB.CARD_RSHIFT + (card * 4 + r) * 4
+        ls = TB.CARD_LSHIFT + (card * 4 + r) * 4
+        a0 = (m0 >> tab[rs]) << tab[ls]
+        a1 = (m1 >> tab[rs + 1]) << tab[ls + 1]
+        a2 = (m2 >> tab[rs + 2]) << tab[ls + 2]
+        a3 = (m3 >> tab[rs + 3]) << tab[ls + 3]
         s0 = a0 ^ a1
         s1 = a0 & a1
         c = s0 & a2
