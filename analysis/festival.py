@@ -40,21 +40,18 @@ def start_side_kept(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _explode_bits(df: pd.DataFrame, column: str, names: list[str]) -> pd.DataFrame:
-    """One 0/1 column per name from a bitmask column."""
-    bits = df[column].to_numpy().astype(np.int64)
-    return pd.DataFrame({name: (bits >> i) & 1 for i, name in enumerate(names)}, index=df.index)
-
-
-def _holder_rates(df: pd.DataFrame, held: pd.DataFrame, eligible: pd.DataFrame | None,
-                  label: str) -> pd.DataFrame:
-    """Win rate of seats holding each item, with lift over all eligible seats."""
+def _holder_rates(df: pd.DataFrame, bits_column: str, names: list[str],
+                  eligible: dict[str, np.ndarray] | None, label: str) -> pd.DataFrame:
+    """Win rate of the seats holding each item (bit i of ``bits_column`` is ``names[i]``),
+    with the lift over all eligible seats. Bits are read one at a time: a million-game
+    table stays a million-game table."""
     rows = []
     wins = df["win"].to_numpy()
-    for name in held.columns:
-        mask = held[name].to_numpy().astype(bool)
-        base = (eligible[name].to_numpy().astype(bool) if eligible is not None
-                else np.ones_like(mask))
+    bits = df[bits_column].to_numpy().astype(np.int64)
+    everyone = np.ones(len(df), dtype=bool)
+    for i, name in enumerate(names):
+        mask = ((bits >> i) & 1).astype(bool)
+        base = eligible[name] if eligible is not None else everyone
         n = int(mask.sum())
         if base.sum() == 0:
             continue
@@ -76,26 +73,23 @@ def _holder_rates(df: pd.DataFrame, held: pd.DataFrame, eligible: pd.DataFrame |
 
 
 def objectives_completed(df: pd.DataFrame, cards: list[str]) -> pd.DataFrame:
-    """Per objective card: how often a seat completes it and how often that seat wins.
+    """Per objective card of the deck: how often a seat completes it and how often that seat
+    wins. (Starting objectives have their own table.)
 
     Observational: completing a card is a consequence of play, so the lift says which cards
     go with winning, not which cards cause it.
     """
-    done = _explode_bits(df, "objectives_done_set", cards)
-    return _holder_rates(df, done, None, "card")
+    return _holder_rates(df, "objectives_done_set", cards, None, "card")
 
 
 def crowd_claimed(df: pd.DataFrame, conditions: list[str]) -> pd.DataFrame:
     """Per crowd-pleaser condition: claim share when in play, win rate of the claimer."""
-    held = _explode_bits(df, "crowd_set", conditions)
     crowd_cols = [c for c in df.columns if c.startswith("crowd_") and c[6:].isdigit()]
-    in_play = pd.DataFrame({name: np.zeros(len(df), dtype=bool) for name in conditions},
-                           index=df.index)
+    in_play = {name: np.zeros(len(df), dtype=bool) for name in conditions}
     for c in crowd_cols:
-        values = df[c].astype(str).to_numpy()
         for name in conditions:
-            in_play[name] |= values == name
-    return _holder_rates(df, held, in_play, "condition")
+            in_play[name] |= (df[c] == name).to_numpy()
+    return _holder_rates(df, "crowd_set", conditions, in_play, "condition")
 
 
 def crowd_sides_in_play(df: pd.DataFrame) -> pd.DataFrame:
@@ -155,7 +149,8 @@ def end_triggers(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def analyse(df: pd.DataFrame, cards: list[str], conditions: list[str]) -> dict[str, pd.DataFrame]:
-    """Every table of the report, by name."""
+    """Every table of the report, by name. ``cards`` are the deck's objective cards in bit
+    order, ``conditions`` the crowd-pleaser conditions in bit order."""
     seats = seat_advantage(df)
     bots = bot_strength(df)
     tables = {

@@ -38,11 +38,18 @@ SHOW = {  # columns shown in the page; the CSV files have all of them
 }
 
 
+def _p_value(p: float) -> str:
+    """p-values below double precision print as a bound, not as 0."""
+    if p != p:  # NaN
+        return ""
+    return "<1e-300" if p < 1e-300 else f"{p:.3g}"
+
+
 def _table(df: pd.DataFrame, columns: list[str] | None = None) -> str:
     if columns:
         first = [c for c in df.columns if c not in SHOW["rate"] + SHOW["held"]][:1]
         df = df[first + [c for c in columns if c in df.columns]]
-    fmt = {c: (lambda x: f"{x:.3g}") for c in df.columns if c.startswith("p_")}
+    fmt = {c: _p_value for c in df.columns if c.startswith("p_")}
     return df.to_html(index=False, float_format=lambda x: f"{x:.4f}", formatters=fmt,
                       border=0, na_rep="")
 
@@ -57,7 +64,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     df = load_results(run_dir)
     out = Path(out) if out else run_dir / "report"
     out.mkdir(parents=True, exist_ok=True)
-    tables = analyse(df, info["cards"], info["crowd"])
+    tables = analyse(df, info["cards"][: info["n_deck"]], info["crowd"])
     for name, table in tables.items():
         table.to_csv(out / f"{name}.csv", index=False)
 

@@ -44,7 +44,7 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, path: Path,
 
 def lift_dots(table: pd.DataFrame, label: str, title: str, path: Path) -> str:
     """Lift in percentage points with intervals; starred where Holm-significant."""
-    t = table.sort_values("lift_pp").reset_index(drop=True)
+    t = table.dropna(subset=["lift_pp"]).sort_values("lift_pp").reset_index(drop=True)
     n = len(t)
     fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.28 * n))
     y = np.arange(n)

@@ -123,7 +123,7 @@ def run(game: str, games: int, players: int, bots: list[str], seed: int, out: st
     info = {"request": request, "status": "running", "chunks": len(chunks),
             "chunks_done": len(chunks) - len(todo), "backend": backend,
             "data_dir": meta["data_dir"], "version": _version(),
-            "cards": meta["cards"], "crowd": meta["crowd"],
+            "cards": meta["cards"], "n_deck": meta["n_deck"], "crowd": meta["crowd"],
             "started": time.strftime("%Y-%m-%dT%H:%M:%S")}
     _write_info(out, info)
     t0 = time.perf_counter()
@@ -179,7 +179,8 @@ def load_results(out: str | Path, columns: list[str] | None = None,
     if not files:
         raise PlaytestError(f"{out} holds no results")
     df = pq.ParquetDataset(files).read(columns=columns).to_pandas()
-    if columns is None or {"game_index", "seat"} <= set(columns):
+    # Chunks are written in game order, so this is a check more often than a sort.
+    if "game_index" in df.columns and not df["game_index"].is_monotonic_increasing:
         df = df.sort_values(["game_index", "seat"], kind="stable").reset_index(drop=True)
     return df
 

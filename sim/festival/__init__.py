@@ -39,7 +39,7 @@ def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
         )
     bots.bot_arrays(bot_names)  # refuses unknown bots now, not in a worker
     meta = {"data_dir": str(d.folder), "data_hash": d.hash, "bots": list(bot_names),
-            "cards": d.cards, "crowd": d.crowd}
+            "cards": d.cards, "n_deck": d.n_deck, "crowd": d.crowd}
     return Prepared(str(d.folder), n_players, tuple(bot_names), rotate), meta
 
 
