@@ -57,8 +57,6 @@ B_CROWD = 1  # sum over open crowd tiles of value * share met
 B_CARD = 2  # B_CARD + i: value * share met of held card i
 B_TILE = 2 + S.HELD_CAP  # B_TILE + k: value * share met of crowd tile k (0 when claimed)
 BEFORE_SIZE = B_TILE + S.CROWD_TILES
-COUNT_KINDS_FIRST = 3  # crowd kinds 3 and 4 count completed objectives, the rest the board
-COUNT_KINDS_LAST = 4
 
 
 @njit(cache=True)
@@ -75,7 +73,7 @@ def _crowd(tab, st, v, before, board_changed, counts_changed):
             continue
         cond = st[S.CROWD_COND + k]
         kind = tab[TB.CROWD_KIND + cond]
-        by_counts = COUNT_KINDS_FIRST <= kind <= COUNT_KINDS_LAST
+        by_counts = kind == R.CROWD_DISTINCT_VALUES or kind == R.CROWD_COMPLETED
         if (by_counts and not counts_changed) or (not by_counts and not board_changed):
             progress += before[B_TILE + k]
             continue

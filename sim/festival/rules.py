@@ -16,6 +16,10 @@ ANY = -1
 KIND_PAIR = 1
 BOARD = np.int64(sum(1 << ((c // 3 + 2) * 8 + c % 3 + 2) for c in range(9)))
 
+# Crowd-pleaser condition kinds (data.CROWD_CONDITIONS order).
+CROWD_COLOUR, CROWD_DESIGN, CROWD_LEVEL, CROWD_DISTINCT_VALUES, CROWD_COMPLETED = 0, 1, 2, 3, 4
+CROWD_FULL, CROWD_ALL = 5, 6
+
 # Moves of a turn: a tile from the left (own) or right stack onto a cell, or an objective.
 MOVE_TILE_RIGHT = 9  # moves 0..8: left stack onto cell m; 9..17: right stack onto cell m-9
 MOVE_OBJECTIVE = 18  # moves 18..21: top card of pile m-18
@@ -191,7 +195,23 @@ def pattern_progress(tab, card, v, o):
 
 @njit(cache=True)
 def pattern_met(tab, card, v, o):
-    return pattern_progress(tab, card, v, o) >= tab[TB.CARD_NCELLS + card]
+    """Whether ``card`` is met on view ``v[o:]``: pattern_progress == cells, but cheaper, as
+    one AND per pattern cell that stops at the first rotation it rules out."""
+    if tab[TB.CARD_KIND + card] == KIND_PAIR:
+        return pattern_progress(tab, card, v, o) >= 2
+    n = tab[TB.CARD_NCELLS + card]
+    for r in range(tab[TB.CARD_NROT + card]):
+        anchors = tab[TB.CARD_VALID + card * 4 + r]
+        for i in range(n):
+            k = TB.CARD_SEL + (card * 4 + i) * 3
+            m = v[o + tab[k]] & v[o + tab[k + 1]] & v[o + tab[k + 2]]
+            j = (card * 4 + r) * 4 + i
+            anchors &= (m >> tab[TB.CARD_RSHIFT + j]) << tab[TB.CARD_LSHIFT + j]
+            if anchors == 0:
+                break
+        if anchors != 0:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -217,17 +237,17 @@ def _most(v, o, first):
 def crowd_measure(tab, cond, v, o):
     """How far view ``v[o:]`` is towards crowd condition ``cond``, on the scale of its count."""
     kind = tab[TB.CROWD_KIND + cond]
-    if kind == 0:
+    if kind == CROWD_COLOUR:
         return _most(v, o, S.V_COL)
-    if kind == 1:
+    if kind == CROWD_DESIGN:
         return _most(v, o, S.V_DES)
-    if kind == 2:
+    if kind == CROWD_LEVEL:
         return popcount(v[o + S.V_LEVEL + tab[TB.CROWD_LEVEL + cond] - 1])
-    if kind == 3:
+    if kind == CROWD_DISTINCT_VALUES:
         return popcount(v[o + S.V_DONE_VALUES])
-    if kind == 4:
+    if kind == CROWD_COMPLETED:
         return v[o + S.V_DONE_N]
-    if kind == 5:
+    if kind == CROWD_FULL:
         return popcount(v[o + S.V_LEVEL])
     return min(_distinct(v, o, S.V_COL), _distinct(v, o, S.V_DES))
 
@@ -338,6 +358,7 @@ def end_of_turn(st, tab, p, placed, log, nlog):
     (or, after taking a card, the new card) can be met now; the others are skipped.
     """
     b = S.SEAT + p * S.SEAT_SIZE
+    done_before = st[b + S.V_DONE_N]
     i = 0
     while i < st[b + S.HELD_N]:
         card = st[b + S.HELD + i]
@@ -357,10 +378,15 @@ def end_of_turn(st, tab, p, placed, log, nlog):
             nlog = log_event(log, nlog, LOG_COMPLETE, p, card, value, 0, 0)
         else:
             i += 1
+    # An open crowd-pleaser was unmet at the end of the seat's last turn (it would have been
+    # taken), so only conditions on what this turn changed need a look.
+    completed = st[b + S.V_DONE_N] != done_before
     for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
         if st[S.CROWD_OWNER + k] < 0:
             cond = st[S.CROWD_COND + k]
-            if crowd_met(tab, cond, st, b):
+            kind = tab[TB.CROWD_KIND + cond]
+            by_counts = kind == CROWD_DISTINCT_VALUES or kind == CROWD_COMPLETED
+            if (completed if by_counts else placed >= 0) and crowd_met(tab, cond, st, b):
                 st[S.CROWD_OWNER + k] = p
                 st[b + S.CROWD_N] += 1
                 st[b + S.CROWD_POINTS] += tab[TB.CROWD_VALUE + cond]
