@@ -111,29 +111,27 @@ def crowd_sides_in_play(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _describe(x: pd.Series, **labels) -> dict:
+    """Mean, sd, range and quantiles of one measure, as a table row."""
+    x = x.astype(float)
+    row = {**labels, "mean": x.mean(), "sd": x.std(), "min": x.min(), "max": x.max()}
+    for q in QUANTILES:
+        row[f"p{int(q * 100)}"] = x.quantile(q)
+    return row
+
+
 def score_distribution(df: pd.DataFrame) -> pd.DataFrame:
-    """Total score and each source, by bot: mean, sd and quantiles."""
-    rows = []
-    for bot, g in df.groupby("bot", observed=True):
-        for col in ["score"] + [f"score_{s}" for s in SOURCES]:
-            x = g[col].astype(float)
-            row = {"bot": bot, "measure": col, "mean": x.mean(), "sd": x.std()}
-            for q in QUANTILES:
-                row[f"p{int(q * 100)}"] = x.quantile(q)
-            rows.append(row)
-    return pd.DataFrame(rows)
+    """Total score and each source, by bot."""
+    return pd.DataFrame([
+        _describe(g[col], bot=bot, measure=col)
+        for bot, g in df.groupby("bot", observed=True)
+        for col in ["score"] + [f"score_{s}" for s in SOURCES]
+    ])
 
 
 def game_length(df: pd.DataFrame) -> pd.DataFrame:
     games = df[df["seat"] == 0]
-    rows = []
-    for col in ("turns", "rounds"):
-        x = games[col].astype(float)
-        row = {"measure": col, "mean": x.mean(), "sd": x.std(), "min": x.min(), "max": x.max()}
-        for q in QUANTILES:
-            row[f"p{int(q * 100)}"] = x.quantile(q)
-        rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame([_describe(games[col], measure=col) for col in ("turns", "rounds")])
 
 
 def end_triggers(df: pd.DataFrame) -> pd.DataFrame:

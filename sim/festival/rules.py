@@ -14,7 +14,6 @@ from sim.festival import tables as TB
 
 ANY = -1
 KIND_PAIR = 1
-BOARD = np.int64(sum(1 << ((c // 3 + 2) * 8 + c % 3 + 2) for c in range(9)))
 
 # Crowd-pleaser condition kinds (data.CROWD_CONDITIONS order).
 CROWD_COLOUR, CROWD_DESIGN, CROWD_LEVEL, CROWD_DISTINCT_VALUES, CROWD_COMPLETED = 0, 1, 2, 3, 4
@@ -41,7 +40,8 @@ LOG_COLS = 6
 
 @njit(cache=True)
 def bit(cell):
-    return np.int64(1) << ((cell // 3 + 2) * 8 + cell % 3 + 2)
+    """The mask of board cell ``cell`` alone."""
+    return np.int64(1) << S.cell_bit(cell)
 
 
 @njit(cache=True)

@@ -42,7 +42,6 @@ Layout::
         55 TILES_TAKEN, 56 OBJECTIVES_TAKEN
 """
 
-import numpy as np
 from numba import njit
 
 MAX_PLAYERS = 4
@@ -111,19 +110,7 @@ P_CROWD_TILES = 7
 N_PARAMS = 8
 
 
-def cell_bit(cell: int) -> int:
-    """Bit of board cell ``cell`` (row-major 0..8) in a board mask."""
-    return (cell // 3 + 2) * 8 + (cell % 3 + 2)
-
-
-CELL_BIT = np.array([cell_bit(c) for c in range(CELLS)], dtype=np.int64)
-BOARD_MASK = int(sum(1 << cell_bit(c) for c in range(CELLS)))
-
-
 @njit(cache=True)
-def seat_base(p: int) -> int:
-    return SEAT + p * SEAT_SIZE
-
-
-def new_state() -> np.ndarray:
-    return np.zeros(STATE_SIZE, dtype=np.int64)
+def cell_bit(cell: int) -> int:
+    """Bit position of board cell ``cell`` (row-major 0..8) in a board mask."""
+    return (cell // 3 + 2) * 8 + (cell % 3 + 2)
