@@ -8,8 +8,9 @@ import pytest
 from sim.core.rng import game_stream
 from sim.festival import rules as R
 from sim.festival import state as S
-from sim.festival.data import ANY, KIND_PAIR, load
+from sim.festival.data import load
 from sim.festival.play import new_buffers
+from sim.festival.tables import ANY, KIND_PAIR
 
 
 @pytest.fixture(scope="session")

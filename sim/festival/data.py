@@ -17,24 +17,18 @@ import numpy as np
 from sim.core.data import folder_hash, read_csv, read_toml, seeds_dir
 from sim.core.errors import PlaytestError
 from sim.festival import state as S
-from sim.festival.tables import MAX_CARDS, MAX_CROWD, pack
+from sim.festival.tables import (
+    ANY,
+    CROWD_CONDITIONS,
+    KIND_SHAPE,
+    KINDS,
+    MAX_CARDS,
+    MAX_CROWD,
+    pack,
+)
 
-KIND_SHAPE = 0
-KIND_PAIR = 1
-KINDS = ("shape", "pair")
-ANY = -1
 MAX_PATTERN_CELLS = 4
 ROTATIONS = 4
-
-CROWD_CONDITIONS = (
-    "same_colour_visible",  # at least `count` visible tiles of one colour
-    "same_design_visible",  # at least `count` visible tiles of one design
-    "tiles_at_level",  # at least `count` cells holding `level` tiles or more
-    "distinct_objective_values",  # completed objectives with `count` different values
-    "completed_objectives",  # at least `count` completed objectives
-    "board_full",  # at least `count` occupied cells (9: no empty space)
-    "all_colours_and_designs",  # every colour and every design visible
-)
 
 
 class Tables(NamedTuple):

@@ -73,7 +73,7 @@ def _crowd(tab, st, v, before, board_changed, counts_changed):
             continue
         cond = st[S.CROWD_COND + k]
         kind = tab[TB.CROWD_KIND + cond]
-        by_counts = kind == R.CROWD_DISTINCT_VALUES or kind == R.CROWD_COMPLETED
+        by_counts = kind == TB.COND_DISTINCT_VALUES or kind == TB.COND_COMPLETED
         if (by_counts and not counts_changed) or (not by_counts and not board_changed):
             progress += before[B_TILE + k]
             continue

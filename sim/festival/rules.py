@@ -11,13 +11,15 @@ from numba import njit
 from sim.core.rng import randint, shuffle
 from sim.festival import state as S
 from sim.festival import tables as TB
-
-ANY = -1
-KIND_PAIR = 1
-
-# Crowd-pleaser condition kinds (data.CROWD_CONDITIONS order).
-CROWD_COLOUR, CROWD_DESIGN, CROWD_LEVEL, CROWD_DISTINCT_VALUES, CROWD_COMPLETED = 0, 1, 2, 3, 4
-CROWD_FULL, CROWD_ALL = 5, 6
+from sim.festival.tables import (
+    COND_COLOUR,
+    COND_COMPLETED,
+    COND_DESIGN,
+    COND_DISTINCT_VALUES,
+    COND_FULL,
+    COND_LEVEL,
+    KIND_PAIR,
+)
 
 # Moves of a turn: a tile from the left (own) or right stack onto a cell, or an objective.
 MOVE_TILE_RIGHT = 9  # moves 0..8: left stack onto cell m; 9..17: right stack onto cell m-9
@@ -203,8 +205,7 @@ def pattern_met(tab, card, v, o):
     for r in range(tab[TB.CARD_NROT + card]):
         anchors = tab[TB.CARD_VALID + card * 4 + r]
         for i in range(n):
-            k = TB.CARD_SEL + (card * 4 + i) * 3
-            m = v[o + tab[k]] & v[o + tab[k + 1]] & v[o + tab[k + 2]]
+            m = _cell_mask(tab, card, i, v, o)
             j = (card * 4 + r) * 4 + i
             anchors &= (m >> tab[TB.CARD_RSHIFT + j]) << tab[TB.CARD_LSHIFT + j]
             if anchors == 0:
@@ -237,19 +238,19 @@ def _most(v, o, first):
 def crowd_measure(tab, cond, v, o):
     """How far view ``v[o:]`` is towards crowd condition ``cond``, on the scale of its count."""
     kind = tab[TB.CROWD_KIND + cond]
-    if kind == CROWD_COLOUR:
+    if kind == COND_COLOUR:
         return _most(v, o, S.V_COL)
-    if kind == CROWD_DESIGN:
+    if kind == COND_DESIGN:
         return _most(v, o, S.V_DES)
-    if kind == CROWD_LEVEL:
+    if kind == COND_LEVEL:
         return popcount(v[o + S.V_LEVEL + tab[TB.CROWD_LEVEL + cond] - 1])
-    if kind == CROWD_DISTINCT_VALUES:
+    if kind == COND_DISTINCT_VALUES:
         return popcount(v[o + S.V_DONE_VALUES])
-    if kind == CROWD_COMPLETED:
+    if kind == COND_COMPLETED:
         return v[o + S.V_DONE_N]
-    if kind == CROWD_FULL:
+    if kind == COND_FULL:
         return popcount(v[o + S.V_LEVEL])
-    return min(_distinct(v, o, S.V_COL), _distinct(v, o, S.V_DES))
+    return min(_distinct(v, o, S.V_COL), _distinct(v, o, S.V_DES))  # COND_ALL
 
 
 @njit(cache=True)
@@ -365,7 +366,7 @@ def end_of_turn(st, tab, p, placed, log, nlog):
         if placed < 0:
             fresh = i == st[b + S.HELD_N] - 1
         else:
-            fresh = (tab[TB.CARD_TILES + card] >> placed) & 1
+            fresh = (tab[TB.CARD_TILES + card] >> placed) & 1 == 1
         if fresh and pattern_met(tab, card, st, b):
             value = tab[TB.CARD_VALUE + card]
             st[b + S.DONE_POINTS] += value
@@ -385,7 +386,7 @@ def end_of_turn(st, tab, p, placed, log, nlog):
         if st[S.CROWD_OWNER + k] < 0:
             cond = st[S.CROWD_COND + k]
             kind = tab[TB.CROWD_KIND + cond]
-            by_counts = kind == CROWD_DISTINCT_VALUES or kind == CROWD_COMPLETED
+            by_counts = kind == COND_DISTINCT_VALUES or kind == COND_COMPLETED
             if (completed if by_counts else placed >= 0) and crowd_met(tab, cond, st, b):
                 st[S.CROWD_OWNER + k] = p
                 st[b + S.CROWD_N] += 1

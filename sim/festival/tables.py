@@ -8,6 +8,23 @@ values are the data and arrive as an argument, so edited card files never recomp
 
 import numpy as np
 
+# The vocabulary of the tables: objective kinds, "any" in a requirement, crowd conditions.
+KIND_SHAPE = 0
+KIND_PAIR = 1
+KINDS = ("shape", "pair")
+ANY = -1
+CROWD_CONDITIONS = (
+    "same_colour_visible",  # at least `count` visible tiles of one colour
+    "same_design_visible",  # at least `count` visible tiles of one design
+    "tiles_at_level",  # at least `count` cells holding `level` tiles or more
+    "distinct_objective_values",  # completed objectives with `count` different values
+    "completed_objectives",  # at least `count` completed objectives
+    "board_full",  # at least `count` occupied cells (9: no empty space)
+    "all_colours_and_designs",  # at least `count` colours and `count` designs visible
+)
+(COND_COLOUR, COND_DESIGN, COND_LEVEL, COND_DISTINCT_VALUES, COND_COMPLETED, COND_FULL,
+ COND_ALL) = range(len(CROWD_CONDITIONS))
+
 MAX_CARDS = 63  # completed cards are bits of one int64
 MAX_TILES = 16
 MAX_CROWD = 16
