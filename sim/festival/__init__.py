@@ -73,7 +73,7 @@ def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
     """
     from sim.festival import rules as R
     from sim.festival.log import format_final, format_log
-    from sim.festival.play import new_buffers, play_game
+    from sim.festival.play import bot_of, new_buffers, play_game
 
     prepared, _ = prepare(n_players, bot_names, data_dir, rotate)
     d, b = _loaded(prepared)
@@ -87,7 +87,7 @@ def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
     wins = np.zeros(S.MAX_PLAYERS)
     ranks = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
     R.final_scores(st, d.tab, scores, parts, wins, ranks)
-    seat_bots = [bot_names[(p + game_index) % n_players if rotate else p] for p in range(n_players)]
+    seat_bots = [bot_names[bot_of(p, game_index, n_players, rotate)] for p in range(n_players)]
     head = [f"Festival, seed {seed}, game {game_index}, {n_players} players; seat 0 starts"]
     lines = head + format_log(log, nlog, d, seat_bots, n_players)
     lines += format_final(st, d, seat_bots, scores, parts, wins)

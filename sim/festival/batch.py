@@ -6,7 +6,7 @@ from numba import njit, prange
 from sim.festival import features as F
 from sim.festival import rules as R
 from sim.festival import state as S
-from sim.festival.play import play_game
+from sim.festival.play import bot_of, play_game
 
 # Per (game, seat) integer results, seat_out[g, p, field].
 SEAT_FIELDS = (
@@ -33,7 +33,7 @@ def record(st, tab, g, seat_out, win_out, game_out, scores, parts, wins, ranks, 
         for k in range(4):
             row[1 + k] = parts[p, k]
         row[5] = ranks[p]
-        row[6] = (p + game_index) % n if rotate else p
+        row[6] = bot_of(p, game_index, n, rotate)
         row[7] = st[b + S.COLOUR]
         row[8] = st[b + S.START_CARD]
         row[9] = st[b + S.V_DONE_N]

@@ -41,6 +41,7 @@ def to_table(data: FestivalData, bots: list[str], seed: int, start: int, seat_ou
         "turns": pa.array(turns.astype(np.int16)),
         "rounds": pa.array(((turns + n_players - 1) // n_players).astype(np.int16)),
         "end_trigger": _cat(g["trigger"], list(S.TRIGGER_NAMES)),
+        "trigger_turn": pa.array(g["trigger_turn"].astype(np.int16)),
         "board": _cat(f["board"], data.colours),
         "start_side": _cat(f["start_card"] - data.n_deck, data.cards[data.n_deck :]),
         "objectives_done": pa.array(f["objectives_done"].astype(np.int8)),
