@@ -22,10 +22,9 @@ def _measure(bot: str, players: int, games: int, threads: int | None) -> dict:
     """Run in the child: one warm-up chunk, then timed chunks at 1 thread and at all."""
     import numba
 
-    from sim.festival import Prepared, play_chunk
+    from sim.festival import play_chunk, prepare
 
-    p = Prepared(data_dir=str(_data_dir()), n_players=players, bots=(bot,) * players,
-                 rotate=True)
+    p, _ = prepare(players, [bot] * players)
     t0 = time.perf_counter()
     play_chunk(p, seed=1, start=0, n=1)
     first = time.perf_counter() - t0
@@ -44,12 +43,6 @@ def _measure(bot: str, players: int, games: int, threads: int | None) -> dict:
         out[f"threads_{label}"] = n_threads
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
-
-
-def _data_dir():
-    from sim.core.data import seeds_dir
-
-    return seeds_dir("festival")
 
 
 def _child(args: list[str], env: dict | None = None) -> dict:

@@ -3,14 +3,12 @@
 import numpy as np
 import pytest
 
-from sim.festival import Prepared, play_chunk
-from sim.festival.data import load
+from sim.festival import play_chunk, prepare
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_ten_thousand_random_games_conserve_everything(players):
-    d = load()
-    p = Prepared(str(d.folder), players, ("random",) * players, True)
+    p, _ = prepare(players, ["random"] * players)
     # check=True runs sim/festival/invariants.py after every turn and raises on a breach.
     df = play_chunk(p, seed=11, start=0, n=10_000, check=True).to_pandas()
     assert df["game_index"].nunique() == 10_000
@@ -30,7 +28,6 @@ def test_ten_thousand_random_games_conserve_everything(players):
 
 
 def test_greedy_games_conserve_everything():
-    d = load()
-    p = Prepared(str(d.folder), 4, ("greedy", "hunter", "builder", "explorer"), True)
+    p, _ = prepare(4, ["greedy", "hunter", "builder", "explorer"])
     df = play_chunk(p, seed=3, start=0, n=2000, check=True).to_pandas()
     assert np.allclose(df.groupby("game_index")["win"].sum(), 1.0)

@@ -17,11 +17,13 @@ NAME = "festival"
 
 @dataclass(frozen=True)
 class Prepared:
-    """Everything a worker needs to play chunks: picklable, no compiled objects."""
+    """Everything a worker needs to play chunks, shipped whole (no file access on the worker,
+    so a dask cluster needs no shared disk): the loaded data and the bots' arrays."""
 
-    data_dir: str
+    data: data.FestivalData
     n_players: int
-    bots: tuple[str, ...]
+    bot_names: tuple[str, ...]
+    bots: tuple[np.ndarray, np.ndarray, np.ndarray]
     rotate: bool
 
 
@@ -37,31 +39,23 @@ def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
             f"{n_players} players need {n_players} bots, got {len(bot_names)}: "
             f"{','.join(bot_names)}"
         )
-    bots.bot_arrays(bot_names)  # refuses unknown bots now, not in a worker
+    arrays = bots.bot_arrays(bot_names)  # refuses unknown bots here, not in a worker
     meta = {"data_dir": str(d.folder), "data_hash": d.hash, "bots": list(bot_names),
             "cards": d.cards, "n_deck": d.n_deck, "crowd": d.crowd}
-    return Prepared(str(d.folder), n_players, tuple(bot_names), rotate), meta
-
-
-_cache: dict = {}
-
-
-def _loaded(p: Prepared):
-    key = (p.data_dir, p.bots)
-    if key not in _cache:
-        _cache[key] = (data.load(p.data_dir), bots.bot_arrays(list(p.bots)))
-    return _cache[key]
+    return Prepared(d, n_players, tuple(bot_names), arrays, rotate), meta
 
 
 def play_chunk(p: Prepared, seed: int, start: int, n: int, check: bool = False) -> pa.Table:
-    """Games start..start+n-1 as a results table."""
-    d, b = _loaded(p)
-    seat_out, win_out, game_out = batch.run_chunk(d.tab, p.n_players, seed, start, n, b,
-                                                  p.rotate, check)
+    """Games start..start+n-1 as a results table. With ``check``, the state invariants are
+    tested after every turn and a breach raises."""
+    seat_out, win_out, game_out = batch.run_chunk(p.data.tab, p.n_players, seed, start, n,
+                                                  p.bots, p.rotate, check)
     if check and game_out[:, -1].any():
+        from sim.festival.invariants import CODES
+
         bad = int(np.flatnonzero(game_out[:, -1])[0])
-        raise RuntimeError(f"invariant {game_out[bad, -1]} broken in game {start + bad}")
-    return to_table(d, list(p.bots), seed, start, seat_out, win_out, game_out)
+        raise RuntimeError(f"game {start + bad}: {CODES[int(game_out[bad, -1])]}")
+    return to_table(p.data, list(p.bot_names), seed, start, seat_out, win_out, game_out)
 
 
 def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
@@ -76,11 +70,11 @@ def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
     from sim.festival.play import bot_of, new_buffers, play_game
 
     prepared, _ = prepare(n_players, bot_names, data_dir, rotate)
-    d, b = _loaded(prepared)
+    d = prepared.data
     if game_index < 0:
         raise PlaytestError(f"--game must be zero or positive, got {game_index}")
     st, rng, moves, feats, view, before, log = new_buffers(log_rows=4096)
-    nlog, _ = play_game(d.tab, n_players, seed, game_index, tuple(b), rotate, st, rng, moves,
+    nlog, _ = play_game(d.tab, n_players, seed, game_index, prepared.bots, rotate, st, rng, moves,
                         feats, view, before, log, False)
     scores = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
     parts = np.zeros((S.MAX_PLAYERS, 4), dtype=np.int64)
