@@ -157,33 +157,38 @@ def turn_features(st, tab, p, moves, n, feats, view, before):
         used = max(used, 1.0 - st[S.STACK_N + s] / tab[TB.PARAMS + S.P_TILES_PER_PLAYER])
     for m in range(n):
         move = moves[m]
-        if move == R.MOVE_PASS:
+        if move == R.MOVE_PASS or move < R.MOVE_OBJECTIVE:
             continue
+        # Taking a card leaves the board alone: held cards and board conditions stay put.
         _copy_view(st, b, view)
-        if move >= R.MOVE_OBJECTIVE:
-            # The board does not change: held cards and board conditions stay as they are.
-            q = move - R.MOVE_OBJECTIVE
-            card = st[S.PILE + q * S.PILE_CAP + st[S.PILE_N + q] - 1]
-            value = tab[TB.CARD_VALUE + card]
-            got = R.pattern_progress(tab, card, view, 0)
-            done = got >= tab[TB.CARD_NCELLS + card]
-            if done:
-                view[S.V_DONE_N] += 1
-                view[S.V_DONE_VALUES] |= np.int64(1) << value
-                feats[m, F_OBJ] = value
-            else:
-                feats[m, F_PROGRESS] = value * got / tab[TB.CARD_NCELLS + card]
-            crowd, cprog = _crowd(tab, st, view, before, False, done)
-            feats[m, F_CROWD] = crowd
-            feats[m, F_POINTS] = feats[m, F_OBJ] + crowd
-            feats[m, F_CROWD_PROGRESS] = cprog
-            feats[m, F_TAKE] = 1.0
-            feats[m, F_VALUE] = value
-            feats[m, F_LATE] = value * used
+        q = move - R.MOVE_OBJECTIVE
+        card = st[S.PILE + q * S.PILE_CAP + st[S.PILE_N + q] - 1]
+        value = tab[TB.CARD_VALUE + card]
+        got = R.pattern_progress(tab, card, view, 0)
+        done = got >= tab[TB.CARD_NCELLS + card]
+        if done:
+            view[S.V_DONE_N] += 1
+            view[S.V_DONE_VALUES] |= np.int64(1) << value
+            feats[m, F_OBJ] = value
         else:
-            s = R.stack_of(st, p, move // R.MOVE_TILE_RIGHT)
-            cell = move % R.MOVE_TILE_RIGHT
-            tile = R.top_tile(st, s)
+            feats[m, F_PROGRESS] = value * got / tab[TB.CARD_NCELLS + card]
+        crowd, cprog = _crowd(tab, st, view, before, False, done)
+        feats[m, F_CROWD] = crowd
+        feats[m, F_POINTS] = feats[m, F_OBJ] + crowd
+        feats[m, F_CROWD_PROGRESS] = cprog
+        feats[m, F_TAKE] = 1.0
+        feats[m, F_VALUE] = value
+        feats[m, F_LATE] = value * used
+    # Tile moves come first, side by side, cell by cell (rules.legal_moves): each stack's top
+    # tile is read once, and the VIEW copy is changed in place and put back after each cell.
+    _copy_view(st, b, view)
+    m = 0
+    for side in range(2):
+        s = R.stack_of(st, p, side)
+        if st[S.STACK_N + s] == 0:
+            continue
+        tile = R.top_tile(st, s)
+        for cell in range(S.CELLS):
             old = st[b + S.TOP + cell]
             h = st[b + S.HEIGHT + cell]
             R.place_on_view(tab, view, 0, cell, old, tile, h + 1)
@@ -200,6 +205,22 @@ def turn_features(st, tab, p, moves, n, feats, view, before):
             feats[m, F_CROWD_PROGRESS] = cprog
             feats[m, F_HEIGHT] = h + 1
             feats[m, F_EMPTY] = 1.0 if h == 0 else 0.0
+            m += 1
+            _restore_view(st, b, view, tab, old, tile, h + 1)
+
+
+@njit(cache=True)
+def _restore_view(st, b, view, tab, old, tile, height):
+    """Undo place_on_view and any completions on the VIEW copy: only these entries moved."""
+    view[S.V_COL + tab[TB.TILE_COLOUR + tile]] = st[b + S.V_COL + tab[TB.TILE_COLOUR + tile]]
+    view[S.V_DES + tab[TB.TILE_DESIGN + tile]] = st[b + S.V_DES + tab[TB.TILE_DESIGN + tile]]
+    if old >= 0:
+        view[S.V_COL + tab[TB.TILE_COLOUR + old]] = st[b + S.V_COL + tab[TB.TILE_COLOUR + old]]
+        view[S.V_DES + tab[TB.TILE_DESIGN + old]] = st[b + S.V_DES + tab[TB.TILE_DESIGN + old]]
+    if height <= S.LEVELS:
+        view[S.V_LEVEL + height - 1] = st[b + S.V_LEVEL + height - 1]
+    view[S.V_DONE_N] = st[b + S.V_DONE_N]
+    view[S.V_DONE_VALUES] = st[b + S.V_DONE_VALUES]
 
 
 @njit(cache=True)
