@@ -17,27 +17,18 @@ NAMES = ("random", "greedy", "epsilon", "softmax")
 
 
 @njit(cache=True)
-def _score(w, bot, kind, feats, m):
-    s = 0.0
-    for f in range(feats.shape[1]):
-        s += w[bot, kind, f] * feats[m, f]
-    return s
-
-
-@njit(cache=True)
-def _greedy(w, bot, kind, feats, n, u):
+def _greedy(scores, n, u):
     best = -np.inf
     ties = 0
     for m in range(n):
-        s = _score(w, bot, kind, feats, m)
-        if s > best + 1e-9:
-            best = s
+        if scores[m] > best + 1e-9:
+            best = scores[m]
             ties = 1
-        elif s >= best - 1e-9:
+        elif scores[m] >= best - 1e-9:
             ties += 1
     pick = int(u * ties)
     for m in range(n):
-        if _score(w, bot, kind, feats, m) >= best - 1e-9:
+        if scores[m] >= best - 1e-9:
             if pick == 0:
                 return m
             pick -= 1
@@ -45,36 +36,38 @@ def _greedy(w, bot, kind, feats, n, u):
 
 
 @njit(cache=True)
-def _softmax(w, bot, kind, feats, n, temperature, u):
+def _softmax(scores, n, temperature, u):
     top = -np.inf
     for m in range(n):
-        top = max(top, _score(w, bot, kind, feats, m))
+        top = max(top, scores[m])
     total = 0.0
     for m in range(n):
-        total += np.exp((_score(w, bot, kind, feats, m) - top) / temperature)
+        total += np.exp((scores[m] - top) / temperature)
     x = u * total
     for m in range(n):
-        x -= np.exp((_score(w, bot, kind, feats, m) - top) / temperature)
+        x -= np.exp((scores[m] - top) / temperature)
         if x < 0:
             return m
     return n - 1
 
 
 @njit(cache=True)
-def select(selectors, params, weights, bot, kind, feats, n, u1, u2):
+def select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2):
     """Index of the move that bot ``bot`` chooses among ``n`` at a ``kind`` decision.
 
-    ``weights[bot, kind, feature]``; ``u1``, ``u2`` uniform in [0, 1).
+    ``weights[bot, kind, feature]``; ``scores`` is a scratch buffer of at least ``n``;
+    ``u1``, ``u2`` uniform in [0, 1).
     """
     if n <= 1:
         return 0
     selector = selectors[bot]
     if selector == RANDOM or (selector == EPSILON and u2 < params[bot]):
         return int(u1 * n)
+    for m in range(n):
+        s = 0.0
+        for f in range(feats.shape[1]):
+            s += weights[bot, kind, f] * feats[m, f]
+        scores[m] = s
     if selector == SOFTMAX:
-        return _softmax(weights, bot, kind, feats, n, params[bot], u1)
-    return _greedy(weights, bot, kind, feats, n, u1)
-
-
-def needs_features(selector: int) -> bool:
-    return selector != RANDOM
+        return _softmax(scores, n, params[bot], u1)
+    return _greedy(scores, n, u1)

@@ -24,8 +24,8 @@ class Position:
     def __init__(self, data, n_players: int = 4, seed: int = 0, colours=None):
         self.d = data
         self.tab = data.tab
-        self.st, self.rng, self.moves, self.feats, self.view, self.before, self.log = \
-            new_buffers(log_rows=256)
+        self.st, self.rng, self.scratch, self.log = new_buffers(log_rows=256)
+        self.moves, self.feats, _, self.view, self.before = self.scratch
         self.rng[:] = game_stream(seed, 0)
         R.setup(self.st, self.tab, n_players, self.rng)
         for p in range(n_players):

@@ -32,14 +32,12 @@ def test_choice_unchanged_when_hidden_tiles_are_shuffled(position, bot):
     for pos in _positions(position, 4, 60, 1):
         p = pos.st[S.CURRENT]
         stream = pos.rng.copy()
-        before = decide_turn(pos.st, pos.tab, p, bots, 0, stream.copy(), pos.moves, pos.feats,
-                             pos.view, pos.before)
+        before = decide_turn(pos.st, pos.tab, p, bots, 0, stream.copy(), pos.scratch)
         for s in range(4):
             n = pos.st[S.STACK_N + s]
             below = pos.st[S.STACK + s * S.STACK_CAP : S.STACK + s * S.STACK_CAP + n - 1]
             below[:] = rng.permutation(below)
-        after = decide_turn(pos.st, pos.tab, p, bots, 0, stream.copy(), pos.moves, pos.feats,
-                            pos.view, pos.before)
+        after = decide_turn(pos.st, pos.tab, p, bots, 0, stream.copy(), pos.scratch)
         assert before == after
         # The control: the visible top tile may change the choice (so the test can fail).
         s = R.stack_of(pos.st, p, 0)
@@ -47,8 +45,7 @@ def test_choice_unchanged_when_hidden_tiles_are_shuffled(position, bot):
         if n >= 2:
             top = S.STACK + s * S.STACK_CAP + n - 1
             pos.st[top], pos.st[top - 1] = pos.st[top - 1], pos.st[top]
-            moved = decide_turn(pos.st, pos.tab, p, bots, 0, stream.copy(), pos.moves,
-                                pos.feats, pos.view, pos.before)
+            moved = decide_turn(pos.st, pos.tab, p, bots, 0, stream.copy(), pos.scratch)
             changed_by_top += moved != before
     if bot != "random":
         assert changed_by_top > 0

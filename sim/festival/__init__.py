@@ -73,9 +73,9 @@ def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
     d = prepared.data
     if game_index < 0:
         raise PlaytestError(f"--game must be zero or positive, got {game_index}")
-    st, rng, moves, feats, view, before, log = new_buffers(log_rows=4096)
-    nlog, _ = play_game(d.tab, n_players, seed, game_index, prepared.bots, rotate, st, rng, moves,
-                        feats, view, before, log, False)
+    st, rng, scratch, log = new_buffers(log_rows=4096)
+    nlog, _ = play_game(d.tab, n_players, seed, game_index, prepared.bots, rotate, st, rng,
+                        scratch, log, False)
     scores = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
     parts = np.zeros((S.MAX_PLAYERS, 4), dtype=np.int64)
     wins = np.zeros(S.MAX_PLAYERS)

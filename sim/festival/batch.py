@@ -3,10 +3,9 @@
 import numpy as np
 from numba import njit, prange
 
-from sim.festival import features as F
 from sim.festival import rules as R
 from sim.festival import state as S
-from sim.festival.play import bot_of, play_game
+from sim.festival.play import bot_of, new_scratch, play_game
 
 # Per (game, seat) integer results, seat_out[g, p, field].
 SEAT_FIELDS = (
@@ -63,10 +62,7 @@ def play_batch(tab, n_players, seed, start, n, bots, rotate, check, seat_out, wi
     for lane in prange(lanes):
         st = np.zeros(S.STATE_SIZE, dtype=np.int64)
         rng = np.zeros(4, dtype=np.uint64)
-        moves = np.zeros(R.MAX_MOVES, dtype=np.int64)
-        feats = np.zeros((R.MAX_MOVES, bots[2].shape[2]))
-        view = np.zeros(S.VIEW_SIZE, dtype=np.int64)
-        before = np.zeros(F.BEFORE_SIZE)
+        scratch = new_scratch()
         log = np.zeros((0, R.LOG_COLS), dtype=np.int64)
         scores = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
         parts = np.zeros((S.MAX_PLAYERS, 4), dtype=np.int64)
@@ -74,8 +70,8 @@ def play_batch(tab, n_players, seed, start, n, bots, rotate, check, seat_out, wi
         ranks = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
         for g in range(lane, n, lanes):
             game_index = start + g
-            _, bad = play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, moves,
-                               feats, view, before, log, check)
+            _, bad = play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch,
+                               log, check)
             record(st, tab, g, seat_out, win_out, game_out, scores, parts, wins, ranks, rotate,
                    game_index, bad)
 

@@ -24,36 +24,39 @@ def bot_of(seat, game_index, n_players, rotate):
 
 
 @njit(cache=True)
-def decide_turn(st, tab, p, bots, bot, rng, moves, feats, view, before):
+def decide_turn(st, tab, p, bots, bot, rng, scratch):
     """Seat p's move this turn, chosen by bot ``bot`` from public information only.
 
-    ``bots`` is (selectors, params, weights) as built by bots.bot_arrays.
+    ``bots`` is (selectors, params, weights) as built by bots.bot_arrays; ``scratch`` the
+    buffers of new_buffers.
     """
     selectors, params, weights = bots
+    moves, feats, scores, view, before = scratch
     n = R.legal_moves(st, tab, p, moves)
     u1 = uniform(rng)
     u2 = uniform(rng)
     if selectors[bot] != RANDOM and n > 1:
         F.turn_features(st, tab, p, moves, n, feats, view, before)
-    return moves[select(selectors, params, weights, bot, F.KIND_TURN, feats, n, u1, u2)]
+    return moves[select(selectors, params, weights, bot, F.KIND_TURN, feats, scores, n, u1, u2)]
 
 
 @njit(cache=True)
-def decide_start(st, tab, p, bots, bot, rng, feats):
+def decide_start(st, tab, p, bots, bot, rng, scratch):
     """Card index of the starting-objective side that seat p keeps."""
     selectors, params, weights = bots
+    feats = scratch[1]
     b = S.SEAT + p * S.SEAT_SIZE
     sides = TB.START_CARD + st[b + S.COLOUR] * 2
     u1 = uniform(rng)
     u2 = uniform(rng)
     if selectors[bot] != RANDOM:
         F.start_features(st, tab, p, tab[sides], tab[sides + 1], feats)
-    return tab[sides + select(selectors, params, weights, bot, F.KIND_START, feats, 2, u1, u2)]
+    pick = select(selectors, params, weights, bot, F.KIND_START, feats, scratch[2], 2, u1, u2)
+    return tab[sides + pick]
 
 
 @njit(cache=True, _nrt=False)
-def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, moves, feats, view, before,
-              log, check):
+def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch, log, check):
     """Play game ``game_index`` of ``seed`` to the end in ``st``.
 
     Returns (log length, first invariant violation code or 0; checked after every turn
@@ -73,14 +76,14 @@ def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, moves, fe
         nlog = R.log_event(log, nlog, R.LOG_BOARD, p, st[b + S.COLOUR], st[b + S.DESIGN], 0, 0)
     for p in range(n_players):
         bot = bot_of(p, game_index, n_players, rotate)
-        card = decide_start(st, tab, p, bots, bot, rng, feats)
+        card = decide_start(st, tab, p, bots, bot, rng, scratch)
         R.choose_start_side(st, tab, p, card)
         nlog = R.log_event(log, nlog, R.LOG_START, p, card, 0, 0, 0)
     bad = 0
     while st[S.OVER] == 0:
         p = st[S.CURRENT]
         bot = bot_of(p, game_index, n_players, rotate)
-        move = decide_turn(st, tab, p, bots, bot, rng, moves, feats, view, before)
+        move = decide_turn(st, tab, p, bots, bot, rng, scratch)
         nlog, placed = R.apply_move(st, tab, p, move, log, nlog)
         nlog = R.end_of_turn(st, tab, p, placed, log, nlog)
         nlog = R.advance(st, tab, p, log, nlog)
@@ -89,14 +92,24 @@ def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, moves, fe
     return nlog, bad
 
 
+@njit(cache=True)
+def new_scratch():
+    """A bot's work buffers: moves, their features, their scores, a VIEW copy, the seat's
+    standing before the move (features.py)."""
+    return (
+        np.zeros(R.MAX_MOVES, dtype=np.int64),
+        np.zeros((R.MAX_MOVES, F.N_FEATURES)),
+        np.zeros(R.MAX_MOVES),
+        np.zeros(S.VIEW_SIZE, dtype=np.int64),
+        np.zeros(F.BEFORE_SIZE),
+    )
+
+
 def new_buffers(log_rows: int = 0):
-    """Preallocated per-game buffers: state, rng, moves, features, view, before, log."""
+    """Per-game buffers for Python callers: state, rng, scratch and a log of ``log_rows``."""
     return (
         np.zeros(S.STATE_SIZE, dtype=np.int64),
         np.zeros(4, dtype=np.uint64),
-        np.zeros(R.MAX_MOVES, dtype=np.int64),
-        np.zeros((R.MAX_MOVES, F.N_FEATURES)),
-        np.zeros(S.VIEW_SIZE, dtype=np.int64),
-        np.zeros(F.BEFORE_SIZE),
+        new_scratch(),
         np.zeros((log_rows, R.LOG_COLS), dtype=np.int64),
     )
