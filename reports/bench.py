@@ -59,7 +59,8 @@ def bench(games: int = 40_000, interpreted_games: int = 20, threads: int | None 
         cold = _child(["random", "4", "1"], {"NUMBA_CACHE_DIR": cache})
         warm = _child(["random", "4", "1"], {"NUMBA_CACHE_DIR": cache})
     print(f"compile, first call with an empty cache: {cold['first_call_s']:.1f} s; "
-          f"with the cache: {warm['first_call_s']:.2f} s\n")
+          f"with the cache: {warm['first_call_s']:.2f} s (one kernel serves every bot, player "
+          "count and card file)\n")
     rows = []
     print(f"{'bots':8} {'players':>7} {'games/s 1 core':>15} {'games/s total':>14} "
           f"{'threads':>7} {'peak MB':>8}")
