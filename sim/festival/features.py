@@ -56,7 +56,10 @@ B_PROGRESS = 0  # sum over held cards of value * share met
 B_CROWD = 1  # sum over open crowd tiles of value * share met
 B_CARD = 2  # B_CARD + i: value * share met of held card i
 B_TILE = 2 + S.HELD_CAP  # B_TILE + k: value * share met of crowd tile k (0 when claimed)
-BEFORE_SIZE = B_TILE + S.CROWD_TILES
+B_CARD_RATE = B_TILE + S.CROWD_TILES  # B_CARD_RATE + i: held card i's value / its cells
+B_TILE_RATE = B_CARD_RATE + S.HELD_CAP  # B_TILE_RATE + k: crowd tile k's value / its count
+BEFORE_SIZE = B_TILE_RATE + S.CROWD_TILES
+# (The rates turn the divisions of the move loop into multiplications.)
 
 
 @njit(cache=True)
@@ -82,7 +85,7 @@ def _crowd(tab, st, v, before, board_changed, counts_changed):
         if got >= need:
             points += tab[TB.CROWD_VALUE + cond]
         else:
-            progress += tab[TB.CROWD_VALUE + cond] * got / need
+            progress += before[B_TILE_RATE + k] * got
     return points, progress - before[B_CROWD]
 
 
@@ -93,8 +96,8 @@ def _remember(tab, st, b, before):
     total = 0.0
     for i in range(st[b + S.HELD_N]):
         card = st[b + S.HELD + i]
-        got = R.pattern_progress(tab, card, st, b)
-        before[B_CARD + i] = tab[TB.CARD_VALUE + card] * got / tab[TB.CARD_NCELLS + card]
+        before[B_CARD_RATE + i] = tab[TB.CARD_VALUE + card] / tab[TB.CARD_NCELLS + card]
+        before[B_CARD + i] = before[B_CARD_RATE + i] * R.pattern_progress(tab, card, st, b)
         total += before[B_CARD + i]
     before[B_PROGRESS] = total
     total = 0.0
@@ -104,8 +107,8 @@ def _remember(tab, st, b, before):
         if st[S.CROWD_OWNER + k] < 0:
             cond = st[S.CROWD_COND + k]
             got = R.crowd_measure(tab, cond, st, b)
-            before[B_TILE + k] = (tab[TB.CROWD_VALUE + cond]
-                                  * min(1.0, got / tab[TB.CROWD_COUNT + cond]))
+            before[B_TILE_RATE + k] = tab[TB.CROWD_VALUE + cond] / tab[TB.CROWD_COUNT + cond]
+            before[B_TILE + k] = before[B_TILE_RATE + k] * min(got, tab[TB.CROWD_COUNT + cond])
             total += before[B_TILE + k]
     before[B_CROWD] = total
 
@@ -128,14 +131,13 @@ def _held_after_tile(tab, st, b, v, before, old, tile):
             prog += before[B_CARD + i]
             continue
         got = R.pattern_progress(tab, card, v, 0)
-        n = tab[TB.CARD_NCELLS + card]
-        value = tab[TB.CARD_VALUE + card]
-        if got >= n:
+        if got >= tab[TB.CARD_NCELLS + card]:
+            value = tab[TB.CARD_VALUE + card]
             obj += value
             v[S.V_DONE_N] += 1
             v[S.V_DONE_VALUES] |= np.int64(1) << value
         else:
-            prog += value * got / n
+            prog += before[B_CARD_RATE + i] * got
     return obj, prog - before[B_PROGRESS]
 
 
