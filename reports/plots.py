@@ -79,7 +79,7 @@ def score_hist(df: pd.DataFrame, path: Path) -> str:
 def source_bars(dist: pd.DataFrame, path: Path) -> str:
     """Mean points by source, stacked per bot."""
     parts = dist[dist["measure"] != "score"].pivot(index="bot", columns="measure", values="mean")
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.45 * len(parts)))
+    fig, ax = plt.subplots(figsize=(8.5, 1.4 + 0.45 * len(parts)))
     left = np.zeros(len(parts))
     colours = ["#4c78a8", "#f58518", "#e45756", "#72b7b2"]
     for col, colour in zip(parts.columns, colours):
@@ -88,18 +88,19 @@ def source_bars(dist: pd.DataFrame, path: Path) -> str:
         left += parts[col].to_numpy()
     ax.set_xlabel("mean points")
     ax.set_title("Where the points come from", fontsize=10)
-    ax.legend(fontsize=8, ncol=4, loc="lower right")
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return _save(fig, path)
 
 
 def length_hist(df: pd.DataFrame, path: Path) -> str:
+    """Game length in rounds (every game ends on a full round), by end trigger."""
     games = df[df["seat"] == 0]
     fig, ax = plt.subplots(figsize=(7.5, 3.4))
-    lo, hi = int(games["turns"].min()), int(games["turns"].max())
+    lo, hi = int(games["rounds"].min()), int(games["rounds"].max())
     bins = np.arange(lo, hi + 2) - 0.5
     for trig, g in games.groupby("end_trigger", observed=True):
-        ax.hist(g["turns"], bins=bins, alpha=0.6, label=f"ended by {trig}")
-    ax.set_xlabel("turns in the game")
+        ax.hist(g["rounds"], bins=bins, alpha=0.6, label=f"ended by {trig}")
+    ax.set_xlabel("rounds in the game")
     ax.set_ylabel("games")
     ax.set_title("Game length by end trigger", fontsize=10)
     ax.legend(fontsize=8)
