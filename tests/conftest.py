@@ -97,6 +97,24 @@ def position(fest):
     return lambda **kw: Position(fest, **kw)
 
 
+def played_positions(position, count: int, seed: int, max_turns: int,
+                     n_players: int | None = None):
+    """Positions reached by random play, 0 to ``max_turns`` turns in (finished games are
+    skipped); 2 to 4 players unless ``n_players`` is given."""
+    rng = np.random.default_rng(seed)
+    for k in range(count):
+        players = n_players or int(rng.integers(2, 5))
+        pos = position(n_players=players, seed=k + 1000 * seed)
+        for _ in range(int(rng.integers(0, max_turns))):
+            p = pos.st[S.CURRENT]
+            legal = pos.legal(p)
+            pos.play(p, legal[int(rng.integers(len(legal)))])
+            if pos.st[S.OVER]:
+                break
+        if not pos.st[S.OVER]:
+            yield pos
+
+
 def reference_met(data, card: int, top: np.ndarray, height: np.ndarray) -> bool:
     """Plain-Python matcher: tries every rotation and placement of the card's pattern."""
     t = data.tables

@@ -5,6 +5,7 @@ import numpy as np
 from sim.festival import features as F
 from sim.festival import rules as R
 from sim.festival import state as S
+from tests.conftest import played_positions
 
 
 def _score(st, tab, p):
@@ -15,18 +16,8 @@ def _score(st, tab, p):
 
 
 def test_points_feature_is_the_score_a_move_adds(position):
-    rng = np.random.default_rng(3)
     checked = 0
-    for k in range(80):
-        pos = position(n_players=int(rng.integers(2, 5)), seed=k)
-        for _ in range(int(rng.integers(0, 40))):
-            p = pos.st[S.CURRENT]
-            legal = pos.legal(p)
-            pos.play(p, legal[int(rng.integers(len(legal)))])
-            if pos.st[S.OVER]:
-                break
-        if pos.st[S.OVER]:
-            continue
+    for pos in played_positions(position, 80, seed=3, max_turns=40):
         p = pos.st[S.CURRENT]
         n = R.legal_moves(pos.st, pos.tab, p, pos.moves)
         F.turn_features(pos.st, pos.tab, p, pos.moves, n, pos.feats, pos.view, pos.before)

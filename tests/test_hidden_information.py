@@ -7,21 +7,7 @@ from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival.bots import bot_arrays
 from sim.festival.play import decide_turn
-
-
-def _positions(position, n_players, count, seed):
-    """Positions reached by random play, a few turns in."""
-    rng = np.random.default_rng(seed)
-    for k in range(count):
-        pos = position(n_players=n_players, seed=k + 1000 * seed)
-        for _ in range(int(rng.integers(0, 25))):
-            p = pos.st[S.CURRENT]
-            legal = pos.legal(p)
-            pos.play(p, legal[int(rng.integers(len(legal)))])
-            if pos.st[S.OVER]:
-                break
-        if not pos.st[S.OVER]:
-            yield pos
+from tests.conftest import played_positions
 
 
 @pytest.mark.parametrize("bot", ["greedy", "hunter", "builder", "explorer", "random"])
@@ -29,7 +15,7 @@ def test_choice_unchanged_when_hidden_tiles_are_shuffled(position, bot):
     bots = bot_arrays([bot] * 4)
     rng = np.random.default_rng(1)
     changed_by_top = 0
-    for pos in _positions(position, 4, 60, 1):
+    for pos in played_positions(position, 60, seed=1, n_players=4, max_turns=25):
         p = pos.st[S.CURRENT]
         stream = pos.rng.copy()
         before = decide_turn(pos.st, pos.tab, p, bots, 0, stream.copy(), pos.scratch)
