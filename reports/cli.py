@@ -57,16 +57,23 @@ def cmd_report(a) -> int:
 def cmd_replay(a) -> int:
     from sim.core.runner import game_module, read_info
 
+    data = a.data
     if a.run:
-        req = read_info(a.run)["request"]
+        info = read_info(a.run)
+        req = info["request"]
         game, seed, players, bots, rotate = (req["game"], req["seed"], req["players"],
                                              req["bots"], req["rotate"])
+        data = data or info.get("data_dir")
+        _, meta = game_module(game).prepare(players, bots, data, rotate)
+        if meta["data_hash"] != req["data_hash"]:
+            raise PlaytestError(f"the card data of {a.run} has changed since it was played "
+                                f"(hash {req['data_hash']}, now {meta['data_hash']})")
     else:
         if a.game is None or a.seed is None:
             raise PlaytestError("replay needs GAME and --seed (or --run DIR)")
         game, seed, players = a.game, a.seed, a.players
         bots, rotate = _bots(a.bots, players), not a.no_rotate
-    lines, _ = game_module(game).replay(seed, a.game_index, players, bots, rotate, a.data)
+    lines, _ = game_module(game).replay(seed, a.game_index, players, bots, rotate, data)
     print("\n".join(lines))
     return 0
 
