@@ -147,3 +147,27 @@ def test_ctrl_c_keeps_finished_chunks_and_the_same_command_resumes(tmp_path):
     assert main(["simulate", "festival", "--games", "60000", "--chunk-size", "30000", "--bots",
                  "greedy", "--seed", "4", "--out", str(fresh), "--quiet"]) == 0
     assert load_results(fresh).equals(load_results(out))
+
+
+def test_replay_of_a_run_uses_its_data_and_refuses_changed_data(tmp_path, fest, capsys):
+    import shutil
+
+    data = tmp_path / "festival"
+    shutil.copytree(fest.folder, data)
+    # An edited card file: col-1 is worth 9 points here.
+    text = (data / "objectives.csv").read_text().replace("col-1,shape,3", "col-1,shape,9")
+    (data / "objectives.csv").write_text(text)
+    out = tmp_path / "run"
+    assert main(["simulate", "festival", "--games", "30", "--seed", "8", "--data", str(data),
+                 "--out", str(out), "--quiet"]) == 0
+    df = load_results(out)
+    capsys.readouterr()
+    assert main(["replay", "--run", str(out), "--game", "3"]) == 0
+    text = capsys.readouterr().out
+    for seat, score in zip(df[df.game_index == 3]["seat"], df[df.game_index == 3]["score"]):
+        line = [x for x in text.splitlines() if x.startswith(f"seat {seat} (") and "=" in x]
+        assert line[-1].split("=")[1].split()[0] == str(score)
+    cards = (data / "objectives.csv").read_text()
+    (data / "objectives.csv").write_text(cards.replace("col-1,shape,9", "col-1,shape,8"))
+    assert main(["replay", "--run", str(out), "--game", "3"]) == 2
+    assert "has changed" in capsys.readouterr().err
