@@ -1,7 +1,7 @@
 """Festival's rules as compiled functions: setup, legal moves, moves, checks, scoring.
 
 Everything rule-specific arrives through ``tab`` (tables.py) so that one compiled kernel
-serves every edited card file. Board questions are answered on a seat's VIEW, sixteen
+serves every edited card file. Board questions are answered on a seat's VIEW, a few
 masks (state.py), which a bot can also copy and change to ask "what if".
 """
 

@@ -1,8 +1,8 @@
 """Festival's state layout: one flat int64 array with named offsets.
 
 A flat array copies in one call, crosses into every kernel as a single argument and keeps
-``cache=True`` working (no jitclass). Offsets are layout, not rules: rule data arrives in
-``Tables`` (see data.py).
+``cache=True`` working (no jitclass). Offsets are layout, not rules: rule data arrives in the
+packed tables ``tab`` (tables.py).
 
 Board geometry. The 3x3 board lives inside a 64-bit word with a padding of two on every
 side and a row stride of 8: cell (r, c) is bit ``(r + 2) * 8 + (c + 2)``. A pattern cell at
@@ -98,7 +98,7 @@ TRIGGER_OBJECTIVES = 1
 TRIGGER_STACK = 2
 TRIGGER_NAMES = ("none", "6th objective", "empty stack")
 
-# Parameter vector (Tables.params), filled from rules.toml by data.py.
+# Parameter vector (tab[tables.PARAMS + P_*]), filled from rules.toml by data.py.
 P_MIN_PLAYERS = 0
 P_MAX_PLAYERS = 1
 P_TILES_PER_PLAYER = 2
