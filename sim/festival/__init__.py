@@ -50,11 +50,11 @@ def play_chunk(p: Prepared, seed: int, start: int, n: int, check: bool = False) 
     tested after every turn and a breach raises."""
     seat_out, win_out, game_out = batch.run_chunk(p.data.tab, p.n_players, seed, start, n,
                                                   p.bots, p.rotate, check)
-    if check and game_out[:, -1].any():
+    if check and game_out[batch.GO_CHECK].any():
         from sim.festival.invariants import CODES
 
-        bad = int(np.flatnonzero(game_out[:, -1])[0])
-        raise RuntimeError(f"game {start + bad}: {CODES[int(game_out[bad, -1])]}")
+        bad = int(np.flatnonzero(game_out[batch.GO_CHECK])[0])
+        raise RuntimeError(f"game {start + bad}: {CODES[int(game_out[batch.GO_CHECK, bad])]}")
     return to_table(p.data, list(p.bot_names), seed, start, seat_out, win_out, game_out)
 
 

@@ -7,15 +7,20 @@ from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival.play import bot_of, new_scratch, play_game
 
-# Per (game, seat) integer results, seat_out[g, p, field].
+# Per (game, seat) integer results, field-major: seat_out[field, g, p], so that each column
+# of the results table is a contiguous slice.
 SEAT_FIELDS = (
     "score", "score_objectives", "score_crowd", "score_colour", "score_design", "rank",
     "bot_slot", "board", "start_card", "objectives_done", "objectives_done_set",
     "objectives_open", "crowd_n", "crowd_set", "tiles_taken", "objectives_taken",
 )
-# Per game integer results, game_out[g, field].
+(SO_SCORE, SO_PARTS, _, _, _, SO_RANK, SO_BOT, SO_BOARD, SO_START, SO_DONE_N, SO_DONE_SET,
+ SO_OPEN, SO_CROWD_N, SO_CROWD_SET, SO_TILES, SO_TAKEN) = range(len(SEAT_FIELDS))
+# Per game integer results, game_out[field, g].
 GAME_FIELDS = ("turns", "trigger", "trigger_turn", "crowd_1", "crowd_2", "crowd_3", "crowd_4",
                "tiles_left", "check")
+GO_TURNS, GO_TRIGGER, GO_TRIGGER_TURN, GO_CROWD, _, _, _, GO_LEFT, GO_CHECK = range(
+    len(GAME_FIELDS))
 NS = len(SEAT_FIELDS)
 NG = len(GAME_FIELDS)
 
@@ -23,36 +28,36 @@ NG = len(GAME_FIELDS)
 @njit(cache=True)
 def record(st, tab, g, seat_out, win_out, game_out, scores, parts, wins, ranks, rotate,
            game_index, bad):
+    """Write game g's results (scores, tie-breaks, setup, end) into the output arrays."""
     n = st[S.N_PLAYERS]
     R.final_scores(st, tab, scores, parts, wins, ranks)
     for p in range(n):
         b = S.SEAT + p * S.SEAT_SIZE
-        row = seat_out[g, p]
-        row[0] = scores[p]
+        seat_out[SO_SCORE, g, p] = scores[p]
         for k in range(4):
-            row[1 + k] = parts[p, k]
-        row[5] = ranks[p]
-        row[6] = bot_of(p, game_index, n, rotate)
-        row[7] = st[b + S.COLOUR]
-        row[8] = st[b + S.START_CARD]
-        row[9] = st[b + S.V_DONE_N]
-        row[10] = st[b + S.DONE_SET]
-        row[11] = st[b + S.HELD_N]
-        row[12] = st[b + S.CROWD_N]
-        row[13] = st[b + S.CROWD_SET]
-        row[14] = st[b + S.TILES_TAKEN]
-        row[15] = st[b + S.OBJECTIVES_TAKEN]
+            seat_out[SO_PARTS + k, g, p] = parts[p, k]
+        seat_out[SO_RANK, g, p] = ranks[p]
+        seat_out[SO_BOT, g, p] = bot_of(p, game_index, n, rotate)
+        seat_out[SO_BOARD, g, p] = st[b + S.COLOUR]
+        seat_out[SO_START, g, p] = st[b + S.START_CARD]
+        seat_out[SO_DONE_N, g, p] = st[b + S.V_DONE_N]
+        seat_out[SO_DONE_SET, g, p] = st[b + S.DONE_SET]
+        seat_out[SO_OPEN, g, p] = st[b + S.HELD_N]
+        seat_out[SO_CROWD_N, g, p] = st[b + S.CROWD_N]
+        seat_out[SO_CROWD_SET, g, p] = st[b + S.CROWD_SET]
+        seat_out[SO_TILES, g, p] = st[b + S.TILES_TAKEN]
+        seat_out[SO_TAKEN, g, p] = st[b + S.OBJECTIVES_TAKEN]
         win_out[g, p] = wins[p]
-    game_out[g, 0] = st[S.TURNS]
-    game_out[g, 1] = st[S.TRIGGER]
-    game_out[g, 2] = st[S.TRIGGER_TURN]
+    game_out[GO_TURNS, g] = st[S.TURNS]
+    game_out[GO_TRIGGER, g] = st[S.TRIGGER]
+    game_out[GO_TRIGGER_TURN, g] = st[S.TRIGGER_TURN]
     for k in range(S.CROWD_TILES):
-        game_out[g, 3 + k] = st[S.CROWD_COND + k]
+        game_out[GO_CROWD + k, g] = st[S.CROWD_COND + k]
     left = 0
     for s in range(n):
         left += st[S.STACK_N + s]
-    game_out[g, 7] = left
-    game_out[g, 8] = bad
+    game_out[GO_LEFT, g] = left
+    game_out[GO_CHECK, g] = bad
 
 
 @njit(parallel=True, cache=True)
@@ -78,10 +83,11 @@ def play_batch(tab, n_players, seed, start, n, bots, rotate, check, seat_out, wi
 
 def run_chunk(tab, n_players: int, seed: int, start: int, n: int, bots, rotate: bool,
               check: bool = False):
-    """Python entry: allocate outputs, call the kernel, return (seat_out, win_out, game_out)."""
-    seat_out = np.zeros((n, n_players, NS), dtype=np.int64)
+    """Python entry: allocate outputs, call the kernel, return (seat_out, win_out, game_out)
+    shaped [field, game, seat], [game, seat] and [field, game]."""
+    seat_out = np.zeros((NS, n, n_players), dtype=np.int64)
     win_out = np.zeros((n, n_players))
-    game_out = np.zeros((n, NG), dtype=np.int64)
+    game_out = np.zeros((NG, n), dtype=np.int64)
     play_batch(tab, np.int64(n_players), np.int64(seed), np.int64(start), np.int64(n),
                tuple(bots), rotate, check, seat_out, win_out, game_out)
     return seat_out, win_out, game_out

@@ -18,9 +18,9 @@ def _cat(codes: np.ndarray, names: list[str]) -> pa.DictionaryArray:
 
 def to_table(data: FestivalData, bots: list[str], seed: int, start: int, seat_out: np.ndarray,
              win_out: np.ndarray, game_out: np.ndarray) -> pa.Table:
-    n, n_players, _ = seat_out.shape
-    f = {name: seat_out[:, :, i].ravel() for i, name in enumerate(B.SEAT_FIELDS)}
-    g = {name: np.repeat(game_out[:, i], n_players) for i, name in enumerate(B.GAME_FIELDS)}
+    _, n, n_players = seat_out.shape
+    f = {name: seat_out[i].ravel() for i, name in enumerate(B.SEAT_FIELDS)}
+    g = {name: np.repeat(game_out[i], n_players) for i, name in enumerate(B.GAME_FIELDS)}
     game_index = np.repeat(np.arange(start, start + n, dtype=np.int64), n_players)
     turns = g["turns"]
     names = list(dict.fromkeys(bots))  # a bot in several slots is one category
