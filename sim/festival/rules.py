@@ -138,7 +138,7 @@ def choose_start_side(st, tab, p, card):
 
 
 @njit(cache=True)
-def _cell_mask(tab, card, i, v, o):
+def cell_mask(tab, card, i, v, o):
     """Cells of view ``v[o:]`` satisfying pattern cell i of ``card`` (0 past the last cell)."""
     k = TB.CARD_SEL + (card * 4 + i) * 3
     return v[o + tab[k]] & v[o + tab[k + 1]] & v[o + tab[k + 2]]
@@ -157,10 +157,10 @@ def pattern_progress(tab, card, v, o):
                 if popcount(v[o + S.V_COL + k] & v[o + S.V_DES + d]) >= 2:
                     return 2
         return 1 if v[o + S.V_LEVEL] != 0 else 0
-    m0 = _cell_mask(tab, card, 0, v, o)
-    m1 = _cell_mask(tab, card, 1, v, o)
-    m2 = _cell_mask(tab, card, 2, v, o)
-    m3 = _cell_mask(tab, card, 3, v, o)
+    m0 = cell_mask(tab, card, 0, v, o)
+    m1 = cell_mask(tab, card, 1, v, o)
+    m2 = cell_mask(tab, card, 2, v, o)
+    m3 = cell_mask(tab, card, 3, v, o)
     n = tab[TB.CARD_NCELLS + card]
     best = 0
     for r in range(tab[TB.CARD_NROT + card]):
@@ -197,19 +197,28 @@ def pattern_progress(tab, card, v, o):
 
 @njit(cache=True)
 def pattern_met(tab, card, v, o):
-    """Whether ``card`` is met on view ``v[o:]``: pattern_progress == cells, but cheaper, as
-    one AND per pattern cell that stops at the first rotation it rules out."""
+    """Whether ``card`` is met on view ``v[o:]``: pattern_progress == cells, but cheaper: a
+    pattern cell no visible tile satisfies rules the card out at once, and each rotation
+    stops at the first cell that leaves it no anchor."""
     if tab[TB.CARD_KIND + card] == KIND_PAIR:
         return pattern_progress(tab, card, v, o) >= 2
     n = tab[TB.CARD_NCELLS + card]
+    m0 = cell_mask(tab, card, 0, v, o)
+    m1 = cell_mask(tab, card, 1, v, o)
+    m2 = cell_mask(tab, card, 2, v, o)
+    m3 = cell_mask(tab, card, 3, v, o)
+    if m0 == 0 or (n > 1 and m1 == 0) or (n > 2 and m2 == 0) or (n > 3 and m3 == 0):
+        return False
     for r in range(tab[TB.CARD_NROT + card]):
-        anchors = tab[TB.CARD_VALID + card * 4 + r]
-        for i in range(n):
-            m = _cell_mask(tab, card, i, v, o)
-            j = (card * 4 + r) * 4 + i
-            anchors &= (m >> tab[TB.CARD_RSHIFT + j]) << tab[TB.CARD_LSHIFT + j]
-            if anchors == 0:
-                break
+        rs = TB.CARD_RSHIFT + (card * 4 + r) * 4
+        ls = TB.CARD_LSHIFT + (card * 4 + r) * 4
+        anchors = tab[TB.CARD_VALID + card * 4 + r] & ((m0 >> tab[rs]) << tab[ls])
+        if n > 1:
+            anchors &= (m1 >> tab[rs + 1]) << tab[ls + 1]
+        if n > 2:
+            anchors &= (m2 >> tab[rs + 2]) << tab[ls + 2]
+        if n > 3:
+            anchors &= (m3 >> tab[rs + 3]) << tab[ls + 3]
         if anchors != 0:
             return True
     return False
