@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.rates import precision, win_rates, with_lift
-from analysis.stats import benjamini_hochberg, holm, two_sided_p, wilson
+from analysis.stats import wilson
 
 SOURCES = ("objectives", "crowd", "colour", "design")
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -62,14 +62,7 @@ def _holder_rates(df: pd.DataFrame, bits_column: str, names: list[str],
                      "baseline": float(wins[base].mean())})
     out = pd.DataFrame(rows)
     out["ci_low"], out["ci_high"] = wilson(out["wins"], out["seat_games"])
-    out["lift_pp"] = 100 * (out["win_rate"] - out["baseline"])
-    out["lift_low_pp"] = 100 * (out["ci_low"] - out["baseline"])
-    out["lift_high_pp"] = 100 * (out["ci_high"] - out["baseline"])
-    out["p_value"] = two_sided_p(out["win_rate"], out["baseline"], out["seat_games"])
-    out["p_holm"] = holm(out["p_value"].fillna(1).to_numpy())
-    out["p_bh"] = benjamini_hochberg(out["p_value"].fillna(1).to_numpy())
-    out["significant_holm_5pct"] = out["p_holm"] < 0.05
-    return out
+    return with_lift(out, out["baseline"])
 
 
 def objectives_completed(df: pd.DataFrame, cards: list[str]) -> pd.DataFrame:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.stats import games_needed, holm, two_sided_p, wilson
+from analysis.stats import benjamini_hochberg, games_needed, holm, two_sided_p, wilson
 
 
 def win_rates(df: pd.DataFrame, by: str | list[str]) -> pd.DataFrame:
@@ -22,15 +22,19 @@ def win_rates(df: pd.DataFrame, by: str | list[str]) -> pd.DataFrame:
     return out.reset_index()
 
 
-def with_lift(rates: pd.DataFrame, baseline: float) -> pd.DataFrame:
-    """Lift over ``baseline`` (percentage points), p-values, Holm and BH adjustments."""
+def with_lift(rates: pd.DataFrame, baseline) -> pd.DataFrame:
+    """Lift over ``baseline`` (a rate, or one per row) in percentage points, p-values, and
+    their Holm (family-wise) and Benjamini-Hochberg (false-discovery) adjustments across the
+    rows. A row without games gets no p-value and counts as p = 1 in the adjustments."""
     out = rates.copy()
     out["baseline"] = baseline
-    out["lift_pp"] = 100 * (out["win_rate"] - baseline)
-    out["lift_low_pp"] = 100 * (out["ci_low"] - baseline)
-    out["lift_high_pp"] = 100 * (out["ci_high"] - baseline)
-    out["p_value"] = two_sided_p(out["win_rate"], baseline, out["seat_games"])
-    out["p_holm"] = holm(out["p_value"].to_numpy())
+    out["lift_pp"] = 100 * (out["win_rate"] - out["baseline"])
+    out["lift_low_pp"] = 100 * (out["ci_low"] - out["baseline"])
+    out["lift_high_pp"] = 100 * (out["ci_high"] - out["baseline"])
+    out["p_value"] = two_sided_p(out["win_rate"], out["baseline"], out["seat_games"])
+    p = out["p_value"].fillna(1).to_numpy()
+    out["p_holm"] = holm(p)
+    out["p_bh"] = benjamini_hochberg(p)
     out["significant_holm_5pct"] = out["p_holm"] < 0.05
     return out
 

@@ -29,3 +29,16 @@ def test_shared_wins_count_a_fraction():
                        "rank": [1, 1, 1, 2]})
     r = win_rates(df, "seat").set_index("seat")
     assert r.loc[0, "win_rate"] == 0.75 and r.loc[1, "win_rate"] == 0.25
+
+
+def test_lift_against_a_rate_or_a_baseline_per_row():
+    from analysis.rates import with_lift
+
+    rates = pd.DataFrame({"win_rate": [0.30, 0.25, np.nan], "ci_low": [0.28, 0.23, np.nan],
+                          "ci_high": [0.32, 0.27, np.nan], "seat_games": [1000, 1000, 0]})
+    out = with_lift(rates, 0.25)
+    assert np.allclose(out["lift_pp"][:2], [5.0, 0.0]) and np.isnan(out["p_value"][2])
+    assert out["p_holm"][2] == 1 and out["p_bh"][2] == 1
+    assert out["significant_holm_5pct"].tolist() == [True, False, False]
+    per_row = with_lift(rates, pd.Series([0.30, 0.20, 0.25]))
+    assert np.allclose(per_row["lift_pp"][:2], [0.0, 5.0])
