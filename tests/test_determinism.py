@@ -21,7 +21,9 @@ def _frame(**kw):
 def test_same_rows_across_chunk_sizes_and_threads():
     base = _frame(chunk_size=600)
     pd.testing.assert_frame_equal(base, _frame(chunk_size=7))
+    threads_before = numba.get_num_threads()
     pd.testing.assert_frame_equal(base, _frame(chunk_size=250, threads=1))
+    assert numba.get_num_threads() == threads_before  # a thread count is per call
     assert numba.config.NUMBA_NUM_THREADS >= 1
     threads = numba.config.NUMBA_NUM_THREADS
     pd.testing.assert_frame_equal(base, _frame(chunk_size=600, threads=threads))

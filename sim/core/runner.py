@@ -43,17 +43,36 @@ def _version() -> str:
         return "unknown"
 
 
-def _chunks(games: int, chunk_size: int) -> list[tuple[int, int, int]]:
+def _chunks(games: int, seed: int, chunk_size: int | None) -> list[tuple[int, int, int]]:
+    """(chunk number, first game, games) of a request, after checking its numbers."""
+    if games <= 0:
+        raise PlaytestError(f"--games must be positive, got {games}")
+    if seed < 0:
+        raise PlaytestError(f"--seed must be zero or positive, got {seed}")
+    chunk_size = chunk_size or min(games, DEFAULT_CHUNK)
+    if chunk_size <= 0:
+        raise PlaytestError(f"--chunk-size must be positive, got {chunk_size}")
     return [(i, s, min(chunk_size, games - s)) for i, s in enumerate(range(0, games, chunk_size))]
 
 
-def _play(module_name: str, prepared, seed: int, start: int, n: int, threads: int | None):
-    """One chunk in a worker (module-level, so processes and dask can pickle it)."""
-    if threads:
-        import numba
+def _part(parts: Path, i: int) -> Path:
+    return parts / f"part-{i:05d}.parquet"
 
-        numba.set_num_threads(threads)
-    return importlib.import_module(module_name).play_chunk(prepared, seed, start, n)
+
+def _play(module_name: str, prepared, seed: int, start: int, n: int, threads: int | None):
+    """One chunk (module-level, so processes and dask can pickle it). A thread count applies
+    to this chunk only."""
+    module = importlib.import_module(module_name)
+    if not threads:
+        return module.play_chunk(prepared, seed, start, n)
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        return module.play_chunk(prepared, seed, start, n)
+    finally:
+        numba.set_num_threads(before)
 
 
 def _results(module_name, prepared, seed, todo, backend, threads, workers, address
@@ -95,18 +114,12 @@ def run(game: str, games: int, players: int, bots: list[str], seed: int, out: st
         data: str | None = None, progress: bool = True) -> dict:
     """Simulate into the run folder ``out``; returns the final run.json content."""
     module = game_module(game)
-    if games <= 0:
-        raise PlaytestError(f"--games must be positive, got {games}")
-    if seed < 0:
-        raise PlaytestError(f"--seed must be zero or positive, got {seed}")
+    chunks = _chunks(games, seed, chunk_size)
     if backend not in BACKENDS:
         raise PlaytestError(f"unknown backend '{backend}' (available: {', '.join(BACKENDS)})")
-    chunk_size = chunk_size or min(games, DEFAULT_CHUNK)
-    if chunk_size <= 0:
-        raise PlaytestError(f"--chunk-size must be positive, got {chunk_size}")
     prepared, meta = module.prepare(players, bots, data, rotate)
     request = {"game": game, "games": games, "players": players, "bots": list(bots),
-               "seed": seed, "rotate": rotate, "chunk_size": chunk_size,
+               "seed": seed, "rotate": rotate, "chunk_size": chunks[0][2],
                "data_hash": meta["data_hash"]}
     out = Path(out)
     parts = out / "data"
@@ -118,13 +131,11 @@ def run(game: str, games: int, players: int, bots: list[str], seed: int, out: st
     elif out.exists() and any(out.iterdir()):
         raise PlaytestError(f"{out} exists and is not a run folder; choose another --out")
     parts.mkdir(parents=True, exist_ok=True)
-    chunks = _chunks(games, chunk_size)
-    todo = [c for c in chunks if not (parts / f"part-{c[0]:05d}.parquet").exists()]
+    todo = [c for c in chunks if not _part(parts, c[0]).exists()]
+    # The game's own metadata (data folder, names of its cards...) goes in as it comes.
     info = {"request": request, "status": "running", "chunks": len(chunks),
             "chunks_done": len(chunks) - len(todo), "backend": backend,
-            "data_dir": meta["data_dir"], "version": _version(),
-            "cards": meta["cards"], "n_deck": meta["n_deck"], "crowd": meta["crowd"],
-            "started": time.strftime("%Y-%m-%dT%H:%M:%S")}
+            "version": _version(), "started": time.strftime("%Y-%m-%dT%H:%M:%S"), **meta}
     _write_info(out, info)
     t0 = time.perf_counter()
     bar = None
@@ -137,7 +148,7 @@ def run(game: str, games: int, players: int, bots: list[str], seed: int, out: st
                              address):
         tmp = parts / f".part-{i:05d}.parquet.tmp"
         pq.write_table(table, tmp)
-        os.replace(tmp, parts / f"part-{i:05d}.parquet")
+        os.replace(tmp, _part(parts, i))
         info["chunks_done"] += 1
         _write_info(out, info)
         if bar is not None:
@@ -166,16 +177,16 @@ def read_info(out: str | Path) -> dict:
         raise PlaytestError(f"cannot read {path}: {e}") from None
 
 
-def load_results(out: str | Path, columns: list[str] | None = None,
-                 allow_incomplete: bool = False) -> pd.DataFrame:
-    """The results table of a run folder, sorted by game and seat."""
+def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """The results table of a complete run folder, in game and seat order."""
     info = read_info(out)
-    if info.get("status") != "complete" and not allow_incomplete:
+    if info.get("status") != "complete":
         raise PlaytestError(
             f"{out} is incomplete ({info.get('chunks_done')} of {info.get('chunks')} chunks); "
             "rerun the same simulate command to finish it"
         )
-    files = sorted((Path(out) / "data").glob("part-*.parquet"))
+    files = sorted((Path(out) / "data").glob("part-*.parquet"),
+                   key=lambda f: int(f.stem.removeprefix("part-")))
     if not files:
         raise PlaytestError(f"{out} holds no results")
     df = pq.ParquetDataset(files).read(columns=columns).to_pandas()
@@ -190,10 +201,8 @@ def simulate_frame(game: str, games: int, players: int, bots: list[str], seed: i
                    data: str | None = None, threads: int | None = None) -> pd.DataFrame:
     """Simulate in memory (no run folder) and return the results table."""
     module = game_module(game)
-    if games <= 0:
-        raise PlaytestError(f"games must be positive, got {games}")
+    chunks = _chunks(games, seed, chunk_size)
     prepared, _ = module.prepare(players, bots, data, rotate)
-    chunk_size = chunk_size or min(games, DEFAULT_CHUNK)
     tables = [_play(module.__name__, prepared, seed, start + s, n, threads)
-              for _, s, n in _chunks(games, chunk_size)]
+              for _, s, n in chunks]
     return pa.concat_tables(tables).to_pandas()
