@@ -40,8 +40,13 @@ START_FEATURES = (
 )
 N_FEATURES = max(len(TURN_FEATURES), len(START_FEATURES))
 
-F_POINTS, F_BOARD, F_OBJ, F_CROWD, F_PROGRESS, F_TAKE, F_VALUE = 0, 1, 2, 3, 4, 5, 6
-F_CROWD_PROGRESS, F_HEIGHT, F_EMPTY, F_LATE = 7, 8, 9, 10
+(F_POINTS, F_BOARD, F_OBJ, F_CROWD, F_PROGRESS, F_TAKE, F_VALUE, F_CROWD_PROGRESS, F_HEIGHT,
+ F_EMPTY, F_LATE) = (TURN_FEATURES.index(name) for name in (
+    "points", "board", "objectives", "crowd", "progress", "take_objective", "objective_value",
+    "crowd_progress", "height", "empty_cell", "late_objective"))
+F_CELLS, F_STACKED, F_OWN_COLOUR, F_OWN_DESIGN, F_START_VALUE = (
+    START_FEATURES.index(name) for name in ("cells", "stacked", "own_colour", "own_design",
+                                            "value"))
 
 
 @njit(cache=True)
@@ -237,8 +242,9 @@ def start_features(st, tab, p, side_a, side_b, feats):
     for m in range(2):
         card = side_a if m == 0 else side_b
         for i in range(tab[TB.CARD_NCELLS + card]):
-            feats[m, 0] += 1.0
-            feats[m, 1] += tab[TB.CARD_REQ + (card * 4 + i) * 3 + 2]
-            feats[m, 2] += 1.0 if tab[TB.CARD_REQ + (card * 4 + i) * 3 + 0] == colour else 0.0
-            feats[m, 3] += 1.0 if tab[TB.CARD_REQ + (card * 4 + i) * 3 + 1] == design else 0.0
-        feats[m, 4] = tab[TB.CARD_VALUE + card]
+            req = TB.CARD_REQ + (card * 4 + i) * 3
+            feats[m, F_CELLS] += 1.0
+            feats[m, F_STACKED] += tab[req + 2]
+            feats[m, F_OWN_COLOUR] += 1.0 if tab[req] == colour else 0.0
+            feats[m, F_OWN_DESIGN] += 1.0 if tab[req + 1] == design else 0.0
+        feats[m, F_START_VALUE] = tab[TB.CARD_VALUE + card]

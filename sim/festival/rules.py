@@ -145,6 +145,13 @@ def cell_mask(tab, card, i, v, o):
 
 
 @njit(cache=True)
+def _anchors(tab, card, r, i, m):
+    """Anchors of rotation r at which pattern cell i lands on a cell of mask ``m``."""
+    j = (card * 4 + r) * 4 + i
+    return (m >> tab[TB.CARD_RSHIFT + j]) << tab[TB.CARD_LSHIFT + j]
+
+
+@njit(cache=True)
 def pattern_progress(tab, card, v, o):
     """Most cells of ``card``'s pattern satisfied at one placement (any rotation).
 
@@ -165,12 +172,10 @@ def pattern_progress(tab, card, v, o):
     best = 0
     for r in range(tab[TB.CARD_NROT + card]):
         # Per anchor, how many pattern cells it satisfies, as bit-sliced counters.
-        rs = TB.CARD_RSHIFT + (card * 4 + r) * 4
-        ls = TB.CARD_LSHIFT + (card * 4 + r) * 4
-        a0 = (m0 >> tab[rs]) << tab[ls]
-        a1 = (m1 >> tab[rs + 1]) << tab[ls + 1]
-        a2 = (m2 >> tab[rs + 2]) << tab[ls + 2]
-        a3 = (m3 >> tab[rs + 3]) << tab[ls + 3]
+        a0 = _anchors(tab, card, r, 0, m0)
+        a1 = _anchors(tab, card, r, 1, m1)
+        a2 = _anchors(tab, card, r, 2, m2)
+        a3 = _anchors(tab, card, r, 3, m3)
         s0 = a0 ^ a1
         s1 = a0 & a1
         c = s0 & a2
@@ -210,15 +215,13 @@ def pattern_met(tab, card, v, o):
     if m0 == 0 or (n > 1 and m1 == 0) or (n > 2 and m2 == 0) or (n > 3 and m3 == 0):
         return False
     for r in range(tab[TB.CARD_NROT + card]):
-        rs = TB.CARD_RSHIFT + (card * 4 + r) * 4
-        ls = TB.CARD_LSHIFT + (card * 4 + r) * 4
-        anchors = tab[TB.CARD_VALID + card * 4 + r] & ((m0 >> tab[rs]) << tab[ls])
+        anchors = tab[TB.CARD_VALID + card * 4 + r] & _anchors(tab, card, r, 0, m0)
         if n > 1:
-            anchors &= (m1 >> tab[rs + 1]) << tab[ls + 1]
+            anchors &= _anchors(tab, card, r, 1, m1)
         if n > 2:
-            anchors &= (m2 >> tab[rs + 2]) << tab[ls + 2]
+            anchors &= _anchors(tab, card, r, 2, m2)
         if n > 3:
-            anchors &= (m3 >> tab[rs + 3]) << tab[ls + 3]
+            anchors &= _anchors(tab, card, r, 3, m3)
         if anchors != 0:
             return True
     return False
