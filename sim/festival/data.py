@@ -127,11 +127,15 @@ def _compile_shape(cells) -> tuple[int, np.ndarray, np.ndarray]:
     return n, shifts, valid
 
 
-def _read_cards(rows, colours, designs, id_field: str):
-    names, values, kinds, ncells, reqs, nrots, shifts, valids = [], [], [], [], [], [], [], []
+CARD_FIELDS = ("name", "value", "kind", "ncells", "req", "nrot", "shift", "valid")
+
+
+def _read_cards(rows, colours, designs, id_field: str) -> dict[str, list]:
+    """The cards of one file as lists by field (CARD_FIELDS), patterns compiled."""
+    out = {field: [] for field in CARD_FIELDS}
     for row in rows:
         name = row.field(id_field)
-        if name in names:
+        if name in out["name"]:
             raise row.fail(id_field, f"'{name}' appears twice")
         kind = KINDS.index(row.choice("kind", KINDS)) if "kind" in row else KIND_SHAPE
         value = row.integer("value", low=0, high=62)
@@ -149,15 +153,9 @@ def _read_cards(rows, colours, designs, id_field: str):
             if row.field("cells"):
                 raise row.fail("cells", "a pair objective has no cells (any two identical tiles)")
             nrot, n = 0, 2
-        names.append(name)
-        values.append(value)
-        kinds.append(kind)
-        ncells.append(n)
-        reqs.append(req)
-        nrots.append(nrot)
-        shifts.append(shift)
-        valids.append(valid)
-    return names, values, kinds, ncells, reqs, nrots, shifts, valids
+        for field, x in zip(CARD_FIELDS, (name, value, kind, n, req, nrot, shift, valid)):
+            out[field].append(x)
+    return out
 
 
 def _params(folder: Path) -> np.ndarray:
@@ -229,7 +227,7 @@ def load(folder: str | Path | None = None) -> FestivalData:
 
     deck_rows = read_csv(folder, "objectives.csv", ["card", "kind", "value", "cells", "source"])
     deck = _read_cards(deck_rows, colours, designs, "card")
-    n_deck = len(deck[0])
+    n_deck = len(deck["name"])
     if n_deck != params[S.P_PILES] * params[S.P_PILE_SIZE]:
         raise PlaytestError(
             f"{folder / 'objectives.csv'}: {n_deck} cards, rules.toml deals "
@@ -248,10 +246,10 @@ def load(folder: str | Path | None = None) -> FestivalData:
         start_card[colour, side] = n_deck + i
     if (start_card < 0).any():
         raise PlaytestError(f"{folder / 'start_objectives.csv'}: every colour needs sides A and B")
-    cards = [deck[k] + start[k] for k in range(8)]
-    if len(cards[0]) > MAX_CARDS:
-        raise PlaytestError(f"{folder}: {len(cards[0])} objective cards, at most {MAX_CARDS}")
-    names = cards[0]
+    cards = {field: deck[field] + start[field] for field in CARD_FIELDS}
+    names = cards["name"]
+    if len(names) > MAX_CARDS:
+        raise PlaytestError(f"{folder}: {len(names)} objective cards, at most {MAX_CARDS}")
     if len(set(names)) != len(names):
         raise PlaytestError(f"{folder}: a starting objective shares its name with a deck card")
 
@@ -282,23 +280,25 @@ def load(folder: str | Path | None = None) -> FestivalData:
         raise PlaytestError(f"{folder / 'crowd_pleasers.csv'}: every tile needs sides A and B")
 
     i64 = lambda x: np.ascontiguousarray(np.array(x, dtype=np.int64))  # noqa: E731
-    req = i64(cards[4])
-    shift = i64(cards[6])
+    req = i64(cards["req"])
+    shift = i64(cards["shift"])
+    kinds = i64(cards["kind"])
+    ncells = i64(cards["ncells"])
     tables = Tables(
         params=params,
         tile_colour=i64(tile_colour),
         tile_design=i64(tile_design),
         board_design=i64(board_design),
-        card_value=i64(cards[1]),
-        card_kind=i64(cards[2]),
-        card_ncells=i64(cards[3]),
+        card_value=i64(cards["value"]),
+        card_kind=kinds,
+        card_ncells=ncells,
         card_req=req,
-        card_sel=_selectors(req, i64(cards[3]), i64(cards[2])),
-        card_nrot=i64(cards[5]),
+        card_sel=_selectors(req, ncells, kinds),
+        card_nrot=i64(cards["nrot"]),
         card_rshift=np.maximum(shift, 0),
         card_lshift=np.maximum(-shift, 0),
-        card_valid=i64(cards[7]),
-        card_tiles=_tiles_served(req, i64(cards[3]), i64(cards[2]), tile_colour, tile_design),
+        card_valid=i64(cards["valid"]),
+        card_tiles=_tiles_served(req, ncells, kinds, tile_colour, tile_design),
         start_card=start_card,
         crowd_kind=i64(kind),
         crowd_count=i64(count),
