@@ -7,8 +7,8 @@ import pandas as pd
 
 from analysis.rates import precision, win_rates, with_lift
 from analysis.stats import wilson
+from sim.festival.results import SOURCES
 
-SOURCES = ("objectives", "crowd", "colour", "design")
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 

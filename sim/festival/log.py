@@ -30,6 +30,9 @@ def format_log(log: np.ndarray, nlog: int, data: FestivalData, bots: list[str],
     turn = 0
     name = lambda p: f"seat {p} ({bots[p]})"  # noqa: E731
     for kind, p, a, b, c, d in log[:nlog]:
+        if kind in (R.LOG_TILE, R.LOG_OBJECTIVE, R.LOG_PASS):
+            turn += 1
+            head = f"turn {turn:3d}  round {(turn - 1) // n_players + 1:2d}  {name(p)}:"
         if kind == R.LOG_CROWD_SETUP:
             lines.append(f"setup: crowd-pleaser {a + 1} shows '{data.crowd[b]}'")
         elif kind == R.LOG_BOARD:
@@ -38,19 +41,14 @@ def format_log(log: np.ndarray, nlog: int, data: FestivalData, bots: list[str],
         elif kind == R.LOG_START:
             lines.append(f"setup: {name(p)} keeps starting objective {data.cards[a]}")
         elif kind == R.LOG_TILE:
-            turn += 1
             side = "own (left)" if a == p else "right"
-            lines.append(f"turn {turn:3d}  round {(turn - 1) // n_players + 1:2d}  {name(p)}: "
-                         f"takes {data.tiles[b]} from the {side} stack {a}, places it on cell "
-                         f"{c // 3},{c % 3} (height {d})")
+            lines.append(f"{head} takes {data.tiles[b]} from the {side} stack {a}, places it "
+                         f"on cell {c // 3},{c % 3} (height {d})")
         elif kind == R.LOG_OBJECTIVE:
-            turn += 1
-            lines.append(f"turn {turn:3d}  round {(turn - 1) // n_players + 1:2d}  {name(p)}: "
-                         f"takes objective {data.cards[b]} "
+            lines.append(f"{head} takes objective {data.cards[b]} "
                          f"({data.tables.card_value[b]} pts) from pile {a + 1}")
         elif kind == R.LOG_PASS:
-            turn += 1
-            lines.append(f"turn {turn:3d}  {name(p)}: no legal action, passes")
+            lines.append(f"{head} no legal action, passes")
         elif kind == R.LOG_COMPLETE:
             lines.append(f"            {name(p)} completes {data.cards[a]} (+{b})")
         elif kind == R.LOG_CROWD:
