@@ -80,9 +80,7 @@ def _crowd(tab, st, v, before, board_changed, counts_changed):
         if st[S.CROWD_OWNER + k] >= 0:
             continue
         cond = st[S.CROWD_COND + k]
-        kind = tab[TB.CROWD_KIND + cond]
-        by_counts = kind == TB.COND_DISTINCT_VALUES or kind == TB.COND_COMPLETED
-        if (by_counts and not counts_changed) or (not by_counts and not board_changed):
+        if not (counts_changed if R.on_objectives(tab, cond) else board_changed):
             progress += before[B_TILE + k]
             continue
         got = R.crowd_measure(tab, cond, v, 0)
@@ -167,13 +165,13 @@ def turn_features(st, tab, p, moves, n, feats, view, before):
         if move == R.MOVE_PASS or move < R.MOVE_OBJECTIVE:
             continue
         # Taking a card leaves the board alone: held cards and board conditions stay put.
-        _copy_view(st, b, view)
         q = move - R.MOVE_OBJECTIVE
         card = st[S.PILE + q * S.PILE_CAP + st[S.PILE_N + q] - 1]
         value = tab[TB.CARD_VALUE + card]
-        got = R.pattern_progress(tab, card, view, 0)
+        got = R.pattern_progress(tab, card, st, b)
         done = got >= tab[TB.CARD_NCELLS + card]
-        if done:
+        if done:  # the completion may meet a crowd-pleaser that counts objectives
+            _copy_view(st, b, view)
             view[S.V_DONE_N] += 1
             view[S.V_DONE_VALUES] |= np.int64(1) << value
             feats[m, F_OBJ] = value

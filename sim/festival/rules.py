@@ -266,6 +266,14 @@ def crowd_measure(tab, cond, v, o):
 
 
 @njit(cache=True)
+def on_objectives(tab, cond):
+    """Whether crowd condition ``cond`` counts completed objectives (else it looks at the
+    board): only a completion, or only a tile, can change whether it is met."""
+    kind = tab[TB.CROWD_KIND + cond]
+    return kind == COND_DISTINCT_VALUES or kind == COND_COMPLETED
+
+
+@njit(cache=True)
 def crowd_met(tab, cond, v, o):
     return crowd_measure(tab, cond, v, o) >= tab[TB.CROWD_COUNT + cond]
 
@@ -397,9 +405,8 @@ def end_of_turn(st, tab, p, placed, log, nlog):
     for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
         if st[S.CROWD_OWNER + k] < 0:
             cond = st[S.CROWD_COND + k]
-            kind = tab[TB.CROWD_KIND + cond]
-            by_counts = kind == COND_DISTINCT_VALUES or kind == COND_COMPLETED
-            if (completed if by_counts else placed >= 0) and crowd_met(tab, cond, st, b):
+            changed = completed if on_objectives(tab, cond) else placed >= 0
+            if changed and crowd_met(tab, cond, st, b):
                 st[S.CROWD_OWNER + k] = p
                 st[b + S.CROWD_N] += 1
                 st[b + S.CROWD_POINTS] += tab[TB.CROWD_VALUE + cond]
