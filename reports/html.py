@@ -12,6 +12,7 @@ from analysis.festival import analyse
 from reports import plots
 from sim.core.errors import PlaytestError
 from sim.core.runner import load_results, read_info
+from strategies.presets import load_presets
 
 CSS = """
 body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; color: #222;
@@ -91,6 +92,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
         "length": plots.length_hist(df, out / "length.png"),
     }
     games = request["games"]
+    presets = load_presets(request["game"])
     e = html.escape
     seat0 = tables["win_rate_by_seat"].iloc[0]
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>playtest: Festival, "
@@ -101,6 +103,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
         f"<tr><th>{e(k)}</th><td>{e(str(v))}</td></tr>" for k, v in [
             ("games", f"{games:,}"), ("players", n_players),
             ("bots (by slot)", ", ".join(request["bots"])),
+            *((f"bot {name}", presets[name].description if name in presets else "")
+              for name in dict.fromkeys(request["bots"])),
             ("seat rotation", "yes: game i seats bot slot (seat + i) mod players"
              if request["rotate"] else "no: slot = seat"),
             ("master seed", request["seed"]), ("data hash", request["data_hash"]),

@@ -106,7 +106,7 @@ def test_report_has_every_section(tmp_path):
     for section in ("Seat advantage", "Bots", "Setup strength", "Board (dealt)",
                     "Starting objective side (kept)", "Crowd-pleaser sides in play",
                     "Objective cards completed", "Scores", "Game length and end", "Precision",
-                    "Holm"):
+                    "Holm", "objective hunter"):  # the last: a bot's description
         assert section in page, section
     for csv in ("win_rate_by_seat", "objectives_completed", "end_trigger", "precision"):
         assert (out / "report" / f"{csv}.csv").exists()

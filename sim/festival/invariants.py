@@ -38,7 +38,6 @@ def check_state(st, tab):
         drawn += tiles - st[S.STACK_N + s]
     on_boards = 0
     cards = np.int64(0)
-    n_cards = 0
     crowd_total = 0
     for p in range(n):
         b = S.SEAT + p * S.SEAT_SIZE
@@ -101,8 +100,7 @@ def check_state(st, tab):
     for card in range(n_deck):
         if not (cards >> card) & 1:
             return 5
-    n_cards = R.popcount(cards)
-    if n_cards != n_deck + n:
+    if R.popcount(cards) != n_deck + n:
         return 5
     owned = 0
     for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
