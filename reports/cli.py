@@ -21,7 +21,7 @@ class Parser(argparse.ArgumentParser):
 
 def _bots(text: str | None, players: int) -> list[str]:
     if text is None:
-        return (DEFAULT_BOTS * 2)[:players]
+        return DEFAULT_BOTS[:players]
     names = [b.strip() for b in text.split(",") if b.strip()]
     return names * players if len(names) == 1 else names
 
