@@ -144,17 +144,23 @@ def run(game: str, games: int, players: int, bots: list[str], seed: int, out: st
 
         bar = tqdm(total=games, initial=games - sum(c[2] for c in todo), unit="game",
                    unit_scale=True, desc=f"{game} {players}p")
-    for i, table in _results(module.__name__, prepared, seed, todo, backend, threads, workers,
-                             address):
-        tmp = parts / f".part-{i:05d}.parquet.tmp"
-        pq.write_table(table, tmp)
-        os.replace(tmp, _part(parts, i))
-        info["chunks_done"] += 1
+    try:
+        for i, table in _results(module.__name__, prepared, seed, todo, backend, threads,
+                                 workers, address):
+            tmp = parts / f".part-{i:05d}.parquet.tmp"
+            pq.write_table(table, tmp)
+            os.replace(tmp, _part(parts, i))
+            info["chunks_done"] += 1
+            _write_info(out, info)
+            if bar is not None:
+                bar.update(table.num_rows // players)
+    finally:
+        # An interruption can fall between a chunk's rename and the count's update: on the
+        # way out, run.json counts the chunk files that are really there.
+        info["chunks_done"] = sum(_part(parts, c[0]).exists() for c in chunks)
         _write_info(out, info)
         if bar is not None:
-            bar.update(table.num_rows // players)
-    if bar is not None:
-        bar.close()
+            bar.close()
     info["status"] = "complete"
     info["seconds"] = round(time.perf_counter() - t0, 3)
     _write_info(out, info)
