@@ -115,12 +115,14 @@ def played_positions(position, count: int, seed: int, max_turns: int,
             yield pos
 
 
-def reference_met(data, card: int, top: np.ndarray, height: np.ndarray) -> bool:
-    """Plain-Python matcher: tries every rotation and placement of the card's pattern."""
+def reference_progress(data, card: int, top: np.ndarray, height: np.ndarray) -> int:
+    """Plain-Python matcher: the most pattern cells satisfied at one placement, trying every
+    rotation and position of the card's pattern as drawn. For the pair objective: 2 for two
+    identical visible tiles, else 1 for any visible tile."""
     t = data.tables
     if t.card_kind[card] == KIND_PAIR:
         visible = [x for x in top if x >= 0]
-        return len(visible) != len(set(visible))
+        return 2 if len(visible) != len(set(visible)) else int(bool(visible))
     cells = [tuple(t.card_req[card, i]) for i in range(t.card_ncells[card])]
     # Offsets from the first rotation's shifts: shift = 8 * dr + dc with |dc| <= 2.
     offsets = []
@@ -128,22 +130,23 @@ def reference_met(data, card: int, top: np.ndarray, height: np.ndarray) -> bool:
         s = int(t.card_rshift[card, 0, i] - t.card_lshift[card, 0, i])
         dr = round(s / 8)
         offsets.append((dr, s - 8 * dr))
+    best = 0
     for _ in range(4):
-        for r0 in range(3):
-            for c0 in range(3):
-                ok = True
-                for (dr, dc), (colour, design, stacked) in zip(offsets, cells):
-                    r, c = r0 + dr, c0 + dc
-                    if not (0 <= r < 3 and 0 <= c < 3):
-                        ok = False
-                        break
+        for ar in range(3):
+            for ac in range(3):
+                spots = [(ar + dr, ac + dc) for dr, dc in offsets]
+                if not all(0 <= r < 3 and 0 <= c < 3 for r, c in spots):
+                    continue
+                got = 0
+                for (r, c), (colour, design, stacked) in zip(spots, cells):
                     x = top[r * 3 + c]
-                    if x < 0 or (colour != ANY and t.tile_colour[x] != colour) or \
-                       (design != ANY and t.tile_design[x] != design) or \
-                       (stacked and height[r * 3 + c] < 2):
-                        ok = False
-                        break
-                if ok:
-                    return True
-        offsets = [(dc, -dr) for dr, dc in offsets]
-    return False
+                    got += (x >= 0 and colour in (ANY, t.tile_colour[x])
+                            and design in (ANY, t.tile_design[x])
+                            and (not stacked or height[r * 3 + c] >= 2))
+                best = max(best, got)
+        offsets = [(dc, -dr) for dr, dc in offsets]  # a quarter turn
+    return best
+
+
+def reference_met(data, card: int, top: np.ndarray, height: np.ndarray) -> bool:
+    return reference_progress(data, card, top, height) >= data.tables.card_ncells[card]

@@ -5,7 +5,7 @@ import numpy as np
 from sim.festival import features as F
 from sim.festival import rules as R
 from sim.festival import state as S
-from tests.conftest import played_positions
+from tests.conftest import played_positions, reference_progress
 
 
 def _score(st, tab, p):
@@ -35,3 +35,44 @@ def test_points_feature_is_the_score_a_move_adds(position):
                                       - parts_before[2] - parts_before[3])
             checked += 1
     assert checked > 500
+
+
+def _standing(st, tab, d, p):
+    """(sum of value * share met over held unmet cards, the same over open crowd tiles),
+    recomputed from scratch with the plain-Python matcher."""
+    t = d.tables
+    b = S.SEAT + p * S.SEAT_SIZE
+    top, height = st[b + S.TOP : b + S.TOP + 9], st[b + S.HEIGHT : b + S.HEIGHT + 9]
+    cards = 0.0
+    for i in range(st[b + S.HELD_N]):
+        card = st[b + S.HELD + i]
+        got = reference_progress(d, card, top, height)
+        if got < t.card_ncells[card]:
+            cards += t.card_value[card] * got / t.card_ncells[card]
+    crowd = 0.0
+    for k in range(t.params[S.P_CROWD_TILES]):
+        if st[S.CROWD_OWNER + k] < 0:
+            cond = st[S.CROWD_COND + k]
+            got = min(R.crowd_measure(tab, cond, st, b), t.crowd_count[cond])
+            crowd += t.crowd_value[cond] * got / t.crowd_count[cond]
+    return cards, crowd
+
+
+def test_progress_features_are_the_change_of_standing(position):
+    """"progress" and "crowd_progress" equal the change of the seat's standing, recomputed
+    from scratch after the move (the features re-evaluate only what a move can change)."""
+    checked = 0
+    for pos in played_positions(position, 60, seed=4, max_turns=40):
+        p = pos.st[S.CURRENT]
+        n = R.legal_moves(pos.st, pos.tab, p, pos.moves)
+        F.turn_features(pos.st, pos.tab, p, pos.moves, n, pos.feats, pos.view, pos.before)
+        cards, crowd = _standing(pos.st, pos.tab, pos.d, p)
+        for m in range(n):
+            trial = pos.st.copy()
+            _, placed = R.apply_move(trial, pos.tab, p, pos.moves[m], pos.log, 0)
+            R.end_of_turn(trial, pos.tab, p, placed, pos.log, 0)
+            cards_after, crowd_after = _standing(trial, pos.tab, pos.d, p)
+            assert abs(pos.feats[m, F.F_PROGRESS] - (cards_after - cards)) < 1e-9
+            assert abs(pos.feats[m, F.F_CROWD_PROGRESS] - (crowd_after - crowd)) < 1e-9
+            checked += 1
+    assert checked > 400

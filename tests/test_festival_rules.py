@@ -5,7 +5,7 @@ import pytest
 
 from sim.festival import rules as R
 from sim.festival import state as S
-from tests.conftest import reference_met
+from tests.conftest import reference_met, reference_progress
 
 TILE = R.MOVE_TILE_RIGHT
 OBJ = R.MOVE_OBJECTIVE
@@ -120,6 +120,7 @@ def test_identical_pair_objective(position):
 
 
 def test_kernel_matcher_agrees_with_reference_on_random_boards(position):
+    """Progress (most cells at one placement) and met, on 400 boards x every card."""
     pos = position()
     rng = np.random.default_rng(5)
     n_cards = len(pos.d.cards)
@@ -133,6 +134,9 @@ def test_kernel_matcher_agrees_with_reference_on_random_boards(position):
         top = pos.st[b + S.TOP : b + S.TOP + 9].copy()
         height = pos.st[b + S.HEIGHT : b + S.HEIGHT + 9].copy()
         for card in range(n_cards):
+            want = reference_progress(pos.d, card, top, height)
+            got = R.pattern_progress(pos.tab, card, pos.st, b)
+            assert got == want, (pos.d.cards[card], top, height)
             assert pos.met(0, pos.d.cards[card]) == reference_met(pos.d, card, top, height), \
                 (pos.d.cards[card], top, height)
 
