@@ -98,6 +98,33 @@ def test_interrupted_run_resumes_and_refuses_a_different_request(tmp_path, capsy
     assert "different run" in capsys.readouterr().err
 
 
+def test_interruption_right_after_a_chunk_is_renamed_still_counts_it(tmp_path, monkeypatch):
+    """The gap between a chunk file's rename and run.json's update: run.json must count
+    the chunk files that are there (the race a real Ctrl-C can hit)."""
+    import sim.core.runner as runner
+
+    real = runner._write_info
+    calls = []
+
+    def interrupted(out, info):
+        calls.append(info["chunks_done"])
+        if len(calls) == 3:  # the start, chunk 0, then chunk 1's update is cut off
+            raise KeyboardInterrupt
+        real(out, info)
+
+    monkeypatch.setattr(runner, "_write_info", interrupted)
+    out = tmp_path / "run"
+    args = ["simulate", "festival", "--games", "400", "--chunk-size", "100", "--seed", "5",
+            "--out", str(out), "--quiet"]
+    assert main(args) == 130
+    info = json.loads((out / "run.json").read_text())
+    assert info["status"] == "running"
+    assert info["chunks_done"] == len(list((out / "data").glob("part-*.parquet"))) == 2
+    monkeypatch.setattr(runner, "_write_info", real)
+    assert main(args) == 0
+    assert json.loads((out / "run.json").read_text())["chunks_done"] == 4
+
+
 def test_report_has_every_section(tmp_path):
     out = tmp_path / "run"
     assert main(["simulate", "festival", "--games", "2000", "--out", str(out), "--quiet",
