@@ -59,8 +59,9 @@ def _standing(st, tab, d, p):
 
 
 def test_progress_features_are_the_change_of_standing(position):
-    """"progress" and "crowd_progress" equal the change of the seat's standing, recomputed
-    from scratch after the move (the features re-evaluate only what a move can change)."""
+    """The "progress" and "crowd_progress" features equal the change of the seat's
+    standing recomputed from scratch after the move (the features re-evaluate only what a
+    move can change)."""
     checked = 0
     for pos in played_positions(position, 60, seed=4, max_turns=40):
         p = pos.st[S.CURRENT]
