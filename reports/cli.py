@@ -22,8 +22,9 @@ class Parser(argparse.ArgumentParser):
 def _bots(text: str | None, players: int) -> list[str]:
     if text is None:
         return DEFAULT_BOTS[:players]
-    names = [b.strip() for b in text.split(",") if b.strip()]
-    return names * players if len(names) == 1 else names
+    from sim.core.runner import seat_bots
+
+    return seat_bots([b.strip() for b in text.split(",") if b.strip()], players)
 
 
 def cmd_simulate(a) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd  # noqa: I001
 
 import sim.core.kernel_cache  # noqa: F401  (first: decides where kernels are cached)
-from sim.core.runner import load_results, run, simulate_frame
+from sim.core.runner import load_results, run, seat_bots, simulate_frame
 
 __all__ = ["simulate", "run", "load_results"]
 
@@ -15,13 +15,14 @@ def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
              **options) -> pd.DataFrame:
     """Simulate ``games`` games and return one row per (game, seat).
 
-    ``bots`` is a list with one bot per seat, or one name for every seat. With ``out`` the
+    ``bots`` is a list with one bot per seat, or one name (alone or in a list) for every
+    seat. With ``out`` the
     games also go to a run folder (resumable, see sim.core.runner.run); without it they
     are played in memory.
 
     >>> df = simulate("festival", games=1000, players=3, bots="greedy", seed=7)
     """
-    names = [bots] * players if isinstance(bots, str) else list(bots)
+    names = seat_bots(bots, players)
     if out is None:
         return simulate_frame(game, games, players, names, seed, **options)
     run(game, games, players, names, seed, out, progress=False, **options)

@@ -198,3 +198,12 @@ def test_replay_of_a_run_uses_its_data_and_refuses_changed_data(tmp_path, fest, 
     (data / "objectives.csv").write_text(cards.replace("col-1,shape,9", "col-1,shape,8"))
     assert main(["replay", "--run", str(out), "--game", "3"]) == 2
     assert "has changed" in capsys.readouterr().err
+
+
+def test_python_api_takes_one_bot_for_every_seat():
+    from sim import simulate
+
+    one = simulate("festival", games=20, players=3, bots=["hunter"], seed=2)
+    assert list(one["bot"].unique()) == ["hunter"] and len(one) == 60
+    assert one.equals(simulate("festival", games=20, players=3, bots="hunter", seed=2))
+    assert one.equals(simulate("festival", games=20, players=3, bots=["hunter"] * 3, seed=2))

@@ -43,6 +43,12 @@ def _version() -> str:
         return "unknown"
 
 
+def seat_bots(bots: str | list[str], players: int) -> list[str]:
+    """One bot per seat: a single name (or a list of one) plays every seat."""
+    names = [bots] if isinstance(bots, str) else list(bots)
+    return names * players if len(names) == 1 else names
+
+
 def _chunks(games: int, seed: int, chunk_size: int | None) -> list[tuple[int, int, int]]:
     """(chunk number, first game, games) of a request, after checking its numbers."""
     if games <= 0:
