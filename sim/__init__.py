@@ -16,9 +16,8 @@ def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
     """Simulate ``games`` games and return one row per (game, seat).
 
     ``bots`` is a list with one bot per seat, or one name (alone or in a list) for every
-    seat. With ``out`` the
-    games also go to a run folder (resumable, see sim.core.runner.run); without it they
-    are played in memory.
+    seat. With ``out`` the games also go to a run folder (resumable, see
+    sim.core.runner.run); without it they are played in memory.
 
     >>> df = simulate("festival", games=1000, players=3, bots="greedy", seed=7)
     """

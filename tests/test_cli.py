@@ -104,11 +104,12 @@ def test_interruption_right_after_a_chunk_is_renamed_still_counts_it(tmp_path, m
     import sim.core.runner as runner
 
     real = runner._write_info
-    calls = []
+    writes = 0
 
     def interrupted(out, info):
-        calls.append(info["chunks_done"])
-        if len(calls) == 3:  # the start, chunk 0, then chunk 1's update is cut off
+        nonlocal writes
+        writes += 1
+        if writes == 3:  # the start, chunk 0, then chunk 1's update is cut off
             raise KeyboardInterrupt
         real(out, info)
 

@@ -28,7 +28,7 @@ def decide_turn(st, tab, p, bots, bot, rng, scratch):
     """Seat p's move this turn, chosen by bot ``bot`` from public information only.
 
     ``bots`` is (selectors, params, weights) as built by bots.bot_arrays; ``scratch`` the
-    buffers of new_buffers.
+    buffers of new_scratch.
     """
     selectors, params, weights = bots
     moves, feats, scores, view, before = scratch
