@@ -25,7 +25,7 @@ class Position:
         self.d = data
         self.tab = data.tab
         self.st, self.rng, self.scratch, self.log = new_buffers(log_rows=256)
-        self.moves, self.feats, _, self.view, self.before = self.scratch
+        self.moves, self.feats, _, self.view, self.before, self.words = self.scratch
         self.rng[:] = game_stream(seed, 0)
         R.setup(self.st, self.tab, n_players, self.rng)
         for p in range(n_players):
@@ -70,6 +70,11 @@ class Position:
                 self.st[b + S.V_DES + self.d.tables.tile_design[top]] |= m
                 for level in range(min(h, S.LEVELS)):
                     self.st[b + S.V_LEVEL + level] |= m
+        for k in range(4):
+            self.st[b + S.V_N_COL + k] = bin(self.st[b + S.V_COL + k]).count("1")
+            self.st[b + S.V_N_DES + k] = bin(self.st[b + S.V_DES + k]).count("1")
+        for k in range(S.LEVELS):
+            self.st[b + S.V_N_LEVEL + k] = bin(self.st[b + S.V_LEVEL + k]).count("1")
 
     def hold(self, p: int, *names: str) -> None:
         """Seat p's uncompleted objectives become exactly ``names``."""
@@ -124,12 +129,8 @@ def reference_progress(data, card: int, top: np.ndarray, height: np.ndarray) -> 
         visible = [x for x in top if x >= 0]
         return 2 if len(visible) != len(set(visible)) else int(bool(visible))
     cells = [tuple(t.card_req[card, i]) for i in range(t.card_ncells[card])]
-    # Offsets from the first rotation's shifts: shift = 8 * dr + dc with |dc| <= 2.
-    offsets = []
-    for i in range(len(cells)):
-        s = int(t.card_rshift[card, 0, i] - t.card_lshift[card, 0, i])
-        dr = round(s / 8)
-        offsets.append((dr, s - 8 * dr))
+    r0, c0 = t.card_pos[card, 0]
+    offsets = [(int(r - r0), int(c - c0)) for r, c in t.card_pos[card, : len(cells)]]
     best = 0
     for _ in range(4):
         for ar in range(3):

@@ -1,9 +1,9 @@
 """Festival as data: reads ``seeds/festival`` into the numpy tables the kernels take.
 
 Every table is validated on load; a bad file gets one PlaytestError naming file, row and
-field. Objective patterns are compiled here, once, into shift tables for the bit-board
-matcher (see state.py): per card, per distinct 90-degree rotation, per pattern cell, the
-shift that maps a requirement mask onto the set of anchors satisfying that cell.
+field. Objective patterns are compiled here, once, into placement words for the matcher
+(rules.py): per card, pattern cell and set of board cells, the placements (distinct
+90-degree rotation x anchor cell) that put that pattern cell on one of those cells.
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ from sim.festival.tables import (
     CROWD_CONDITIONS,
     KIND_SHAPE,
     KINDS,
+    LOW_CELLS,
     MAX_CARDS,
     MAX_CROWD,
+    WORD_LOOKUP,
     pack,
 )
 
@@ -42,11 +44,12 @@ class Tables(NamedTuple):
     card_kind: np.ndarray  # int64[C]
     card_ncells: np.ndarray  # int64[C]
     card_req: np.ndarray  # int64[C, 4, 3]: colour, design (-1 any), stacked (0/1)
+    card_pos: np.ndarray  # int64[C, 4, 2]: row and column of each pattern cell as drawn
     card_sel: np.ndarray  # int64[C, 4, 3]: VIEW entries whose AND is a cell's mask
-    card_nrot: np.ndarray  # int64[C]: distinct rotations
-    card_rshift: np.ndarray  # int64[C, 4, 4]: (mask >> r) << l, per rotation and cell,
-    card_lshift: np.ndarray  # int64[C, 4, 4]:   maps cells onto the anchors they serve
-    card_valid: np.ndarray  # int64[C, 4]: anchors whose whole pattern lies on the board
+    card_words: np.ndarray  # int64[C, 4, 48]: placement words by half board mask (_lookup)
+    card_fits: np.ndarray  # int64[C, T]: bit i set when tile k fits pattern cell i's colour
+    #                                     and design
+    card_stacked: np.ndarray  # int64[C]: bit i set when pattern cell i must be stacked
     card_tiles: np.ndarray  # int64[C]: bit k set when tile k can fill some pattern cell
     start_card: np.ndarray  # int64[colours, 2]: card index of each side
     crowd_kind: np.ndarray  # int64[K]
@@ -99,10 +102,11 @@ def _parse_cells(row, colours: list[str], designs: list[str]) -> list[tuple[int,
     return cells
 
 
-def _compile_shape(cells) -> tuple[int, np.ndarray, np.ndarray]:
-    """Distinct rotations of a pattern as (count, shifts[4, 4], valid anchors[4])."""
-    shifts = np.zeros((ROTATIONS, MAX_PATTERN_CELLS), dtype=np.int64)
-    valid = np.zeros(ROTATIONS, dtype=np.int64)
+def _compile_shape(cells) -> np.ndarray:
+    """Placement words of a pattern, place[c, i]: bit 9 * r + a is set when the pattern's
+    r-th distinct 90-degree rotation, with its first cell on board cell a, lies wholly on
+    the board and puts pattern cell i on board cell c (at most 4 x 9 = 36 placements)."""
+    place = np.zeros((S.CELLS, MAX_PATTERN_CELLS), dtype=np.int64)
     seen = []
     n = 0
     r0, c0 = cells[0][0], cells[0][1]
@@ -114,20 +118,18 @@ def _compile_shape(cells) -> tuple[int, np.ndarray, np.ndarray]:
         key = sorted((dr - lo_r, dc - lo_c, cell[2:]) for (dr, dc), cell in zip(offsets, cells))
         if key not in seen:
             seen.append(key)
-            anchors = 0
-            for cell in range(S.CELLS):
-                r, c = divmod(cell, 3)
-                if all(0 <= r + dr < 3 and 0 <= c + dc < 3 for dr, dc in offsets):
-                    anchors |= 1 << S.cell_bit(cell)
-            for i, (dr, dc) in enumerate(offsets):
-                shifts[n, i] = dr * 8 + dc
-            valid[n] = anchors
+            for anchor in range(S.CELLS):
+                ar, ac = divmod(anchor, 3)
+                spots = [(ar + dr, ac + dc) for dr, dc in offsets]
+                if all(0 <= r < 3 and 0 <= c < 3 for r, c in spots):
+                    for i, (r, c) in enumerate(spots):
+                        place[r * 3 + c, i] |= 1 << (S.CELLS * n + anchor)
             n += 1
         offsets = [(dc, -dr) for dr, dc in offsets]  # a quarter turn
-    return n, shifts, valid
+    return place
 
 
-CARD_FIELDS = ("name", "value", "kind", "ncells", "req", "nrot", "shift", "valid")
+CARD_FIELDS = ("name", "value", "kind", "ncells", "req", "pos", "place")
 
 
 def _read_cards(rows, colours, designs, id_field: str) -> dict[str, list]:
@@ -141,19 +143,20 @@ def _read_cards(rows, colours, designs, id_field: str) -> dict[str, list]:
         value = row.integer("value", low=0, high=62)
         req = np.full((MAX_PATTERN_CELLS, 3), ANY, dtype=np.int64)
         req[:, 2] = 0
-        shift = np.zeros((ROTATIONS, MAX_PATTERN_CELLS), dtype=np.int64)
-        valid = np.zeros(ROTATIONS, dtype=np.int64)
+        pos = np.zeros((MAX_PATTERN_CELLS, 2), dtype=np.int64)
+        place = np.zeros((S.CELLS, MAX_PATTERN_CELLS), dtype=np.int64)
         if kind == KIND_SHAPE:
             cells = _parse_cells(row, colours, designs)
-            for i, (_, _, colour, design, stacked) in enumerate(cells):
+            for i, (r, c, colour, design, stacked) in enumerate(cells):
                 req[i] = (colour, design, stacked)
-            nrot, shift, valid = _compile_shape(cells)
+                pos[i] = (r, c)
+            place = _compile_shape(cells)
             n = len(cells)
         else:
             if row.field("cells"):
                 raise row.fail("cells", "a pair objective has no cells (any two identical tiles)")
-            nrot, n = 0, 2
-        for field, x in zip(CARD_FIELDS, (name, value, kind, n, req, nrot, shift, valid)):
+            n = 2
+        for field, x in zip(CARD_FIELDS, (name, value, kind, n, req, pos, place)):
             out[field].append(x)
     return out
 
@@ -281,9 +284,9 @@ def load(folder: str | Path | None = None) -> FestivalData:
 
     i64 = lambda x: np.ascontiguousarray(np.array(x, dtype=np.int64))  # noqa: E731
     req = i64(cards["req"])
-    shift = i64(cards["shift"])
     kinds = i64(cards["kind"])
     ncells = i64(cards["ncells"])
+    fits = _fits(req, ncells, kinds, tile_colour, tile_design)
     tables = Tables(
         params=params,
         tile_colour=i64(tile_colour),
@@ -293,12 +296,14 @@ def load(folder: str | Path | None = None) -> FestivalData:
         card_kind=kinds,
         card_ncells=ncells,
         card_req=req,
+        card_pos=i64(cards["pos"]),
         card_sel=_selectors(req, ncells, kinds),
-        card_nrot=i64(cards["nrot"]),
-        card_rshift=np.maximum(shift, 0),
-        card_lshift=np.maximum(-shift, 0),
-        card_valid=i64(cards["valid"]),
-        card_tiles=_tiles_served(req, ncells, kinds, tile_colour, tile_design),
+        card_words=i64([_lookup(place) for place in cards["place"]]),
+        card_fits=fits,
+        card_stacked=(req[:, :, 2] << np.arange(MAX_PATTERN_CELLS)).sum(axis=1),
+        # The pair objective can use any tile.
+        card_tiles=np.where(kinds == KIND_SHAPE, (fits != 0) @ (1 << np.arange(len(tiles))),
+                            (1 << len(tiles)) - 1),
         start_card=start_card,
         crowd_kind=i64(kind),
         crowd_count=i64(count),
@@ -320,6 +325,19 @@ def load(folder: str | Path | None = None) -> FestivalData:
     )
 
 
+def _lookup(place: np.ndarray) -> np.ndarray:
+    """Placement words by board mask, in two halves: entry [i, m] for m < 32 is the word of
+    pattern cell i when the cells satisfying it among 0..4 are the bits of m; entry
+    [i, 32 + m] the same for cells 5..8. A word is the OR of its two halves."""
+    out = np.zeros((MAX_PATTERN_CELLS, WORD_LOOKUP), dtype=np.int64)
+    for first, count, at in ((0, LOW_CELLS, 0), (LOW_CELLS, S.CELLS - LOW_CELLS, 1 << LOW_CELLS)):
+        for m in range(1 << count):
+            for c in range(count):
+                if (m >> c) & 1:
+                    out[:, at + m] |= place[first + c]
+    return out
+
+
 def _selectors(req: np.ndarray, ncells: np.ndarray, kinds: np.ndarray) -> np.ndarray:
     """Per card and pattern cell, three VIEW entries whose AND is the cell's mask."""
     sel = np.full(req.shape, S.V_NONE, dtype=np.int64)
@@ -334,16 +352,16 @@ def _selectors(req: np.ndarray, ncells: np.ndarray, kinds: np.ndarray) -> np.nda
     return sel
 
 
-def _tiles_served(req, ncells, kinds, tile_colour, tile_design) -> np.ndarray:
-    """Per card, the tiles that satisfy at least one pattern cell (stacking aside)."""
-    out = np.zeros(req.shape[0], dtype=np.int64)
+def _fits(req, ncells, kinds, tile_colour, tile_design) -> np.ndarray:
+    """Per card and tile, a bit per pattern cell whose colour and design the tile fits."""
+    out = np.zeros((req.shape[0], len(tile_colour)), dtype=np.int64)
     for card in range(req.shape[0]):
+        if kinds[card] != KIND_SHAPE:
+            continue
         for k, (colour, design) in enumerate(zip(tile_colour, tile_design)):
-            if kinds[card] != KIND_SHAPE or any(
-                req[card, i, 0] in (ANY, colour) and req[card, i, 1] in (ANY, design)
-                for i in range(ncells[card])
-            ):
-                out[card] |= 1 << k
+            for i in range(ncells[card]):
+                if req[card, i, 0] in (ANY, colour) and req[card, i, 1] in (ANY, design):
+                    out[card, k] |= 1 << i
     return out
 
 

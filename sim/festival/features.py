@@ -64,43 +64,25 @@ B_TILE = 2 + S.HELD_CAP  # B_TILE + k: value * share met of crowd tile k (0 when
 B_CARD_RATE = B_TILE + S.CROWD_TILES  # B_CARD_RATE + i: held card i's value / its cells
 B_TILE_RATE = B_CARD_RATE + S.HELD_CAP  # B_TILE_RATE + k: crowd tile k's value / its count
 BEFORE_SIZE = B_TILE_RATE + S.CROWD_TILES
+WORDS_SIZE = S.HELD_CAP * TB.PATTERN_CELLS  # the held cards' placement words
 # (The rates turn the divisions of the move loop into multiplications.)
 
 
 @njit(cache=True)
-def _crowd(tab, st, v, before, board_changed, counts_changed):
-    """(crowd points claimable, change of crowd progress) for hypothetical view v.
-
-    No open crowd tile is met before the move (it would have been claimed at the end of the
-    seat's last turn), so a condition whose inputs the move leaves alone keeps its share.
-    """
-    points = 0.0
-    progress = 0.0
-    for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
-        if st[S.CROWD_OWNER + k] >= 0:
-            continue
-        cond = st[S.CROWD_COND + k]
-        if not (counts_changed if R.on_objectives(tab, cond) else board_changed):
-            progress += before[B_TILE + k]
-            continue
-        got = R.crowd_measure(tab, cond, v, 0)
-        need = tab[TB.CROWD_COUNT + cond]
-        if got >= need:
-            points += tab[TB.CROWD_VALUE + cond]
-        else:
-            progress += before[B_TILE_RATE + k] * got
-    return points, progress - before[B_CROWD]
-
-
-@njit(cache=True)
-def _remember(tab, st, b, before):
+def _remember(tab, st, b, before, words):
     """Fill ``before`` with the seat's current progress (no held card and no open crowd tile
-    is met now)."""
+    is met now) and ``words`` with the held cards' placement words (rules.py)."""
     total = 0.0
     for i in range(st[b + S.HELD_N]):
         card = st[b + S.HELD + i]
         before[B_CARD_RATE + i] = tab[TB.CARD_VALUE + card] / tab[TB.CARD_NCELLS + card]
-        before[B_CARD + i] = before[B_CARD_RATE + i] * R.pattern_progress(tab, card, st, b)
+        w = i * TB.PATTERN_CELLS
+        words[w], words[w + 1], words[w + 2], words[w + 3] = R.card_words(tab, card, st, b)
+        if tab[TB.CARD_KIND + card] == TB.KIND_PAIR:
+            got = R.pattern_progress(tab, card, st, b)
+        else:
+            got = R.most_in_common(words[w], words[w + 1], words[w + 2], words[w + 3])
+        before[B_CARD + i] = before[B_CARD_RATE + i] * got
         total += before[B_CARD + i]
     before[B_PROGRESS] = total
     total = 0.0
@@ -117,115 +99,134 @@ def _remember(tab, st, b, before):
 
 
 @njit(cache=True)
-def _held_after_tile(tab, st, b, v, before, old, tile):
-    """(objective points completed, progress change) of the held cards after a tile move.
-
-    A card that neither the new tile nor the covered one can serve is unchanged (and was
-    unmet), so it keeps its remembered share.
-    """
-    obj = 0.0
-    prog = 0.0
-    for i in range(st[b + S.HELD_N]):
-        card = st[b + S.HELD + i]
-        served = tab[TB.CARD_TILES + card] >> tile
-        if old >= 0:
-            served |= tab[TB.CARD_TILES + card] >> old
-        if served & 1 == 0:
-            prog += before[B_CARD + i]
-            continue
-        got = R.pattern_progress(tab, card, v, 0)
-        if got >= tab[TB.CARD_NCELLS + card]:
-            value = tab[TB.CARD_VALUE + card]
-            obj += value
-            v[S.V_DONE_N] += 1
-            v[S.V_DONE_VALUES] |= np.int64(1) << value
-        else:
-            prog += before[B_CARD_RATE + i] * got
-    return obj, prog - before[B_PROGRESS]
-
-
-@njit(cache=True)
-def turn_features(st, tab, p, moves, n, feats, view, before):
+def turn_features(st, tab, p, moves, n, feats, view, before, words):
     """Fill ``feats[:n]`` for seat p's legal ``moves``.
 
-    ``view`` (int64[VIEW_SIZE]) and ``before`` (float64[BEFORE_SIZE]) are scratch buffers.
+    ``view`` (int64[VIEW_SIZE]), ``before`` (float64[BEFORE_SIZE]) and ``words``
+    (int64[WORDS_SIZE]) are scratch buffers. Each move changes the VIEW copy in place, is
+    measured and put back. The loop calls no large function: in compiled code a call passes
+    each array as a dozen words, which cost more than the work of a move.
     """
     b = S.SEAT + p * S.SEAT_SIZE
-    for m in range(n):
-        for f in range(feats.shape[1]):
-            feats[m, f] = 0.0
     colour = st[b + S.COLOUR]
     design = st[b + S.DESIGN]
-    _remember(tab, st, b, before)
+    _remember(tab, st, b, before, words)
     used = 0.0
     for s in range(st[S.N_PLAYERS]):
         used = max(used, 1.0 - st[S.STACK_N + s] / tab[TB.PARAMS + S.P_TILES_PER_PLAYER])
-    for m in range(n):
-        move = moves[m]
-        if move == R.MOVE_PASS or move < R.MOVE_OBJECTIVE:
-            continue
-        # Taking a card leaves the board alone: held cards and board conditions stay put.
-        q = move - R.MOVE_OBJECTIVE
-        card = st[S.PILE + q * S.PILE_CAP + st[S.PILE_N + q] - 1]
-        value = tab[TB.CARD_VALUE + card]
-        got = R.pattern_progress(tab, card, st, b)
-        done = got >= tab[TB.CARD_NCELLS + card]
-        if done:  # the completion may meet a crowd-pleaser that counts objectives
-            _copy_view(st, b, view)
-            view[S.V_DONE_N] += 1
-            view[S.V_DONE_VALUES] |= np.int64(1) << value
-            feats[m, F_OBJ] = value
-        else:
-            feats[m, F_PROGRESS] = value * got / tab[TB.CARD_NCELLS + card]
-        crowd, cprog = _crowd(tab, st, view, before, False, done)
-        feats[m, F_CROWD] = crowd
-        feats[m, F_POINTS] = feats[m, F_OBJ] + crowd
-        feats[m, F_CROWD_PROGRESS] = cprog
-        feats[m, F_TAKE] = 1.0
-        feats[m, F_VALUE] = value
-        feats[m, F_LATE] = value * used
-    # Tile moves come first, side by side, cell by cell (rules.legal_moves): each stack's top
-    # tile is read once, and the VIEW copy is changed in place and put back after each cell.
     _copy_view(st, b, view)
-    m = 0
-    for side in range(2):
-        s = R.stack_of(st, p, side)
-        if st[S.STACK_N + s] == 0:
+    left = R.top_tile(st, R.stack_of(st, p, 0))
+    right = R.top_tile(st, R.stack_of(st, p, 1))
+    for m in range(n):
+        for f in range(feats.shape[1]):
+            feats[m, f] = 0.0
+        move = moves[m]
+        if move == R.MOVE_PASS:
             continue
-        tile = R.top_tile(st, s)
-        for cell in range(S.CELLS):
+        obj = 0.0
+        prog = 0.0
+        on_board = move < R.MOVE_OBJECTIVE
+        if on_board:
+            cell = move % R.MOVE_TILE_RIGHT
+            tile = left if move < R.MOVE_TILE_RIGHT else right
             old = st[b + S.TOP + cell]
-            h = st[b + S.HEIGHT + cell]
-            R.place_on_view(tab, view, 0, cell, old, tile, h + 1)
-            board = R.tile_points(tab, colour, design, tile, h + 1) - R.tile_points(
-                tab, colour, design, old, h
-            )
-            obj, prog = _held_after_tile(tab, st, b, view, before, old, tile)
-            crowd, cprog = _crowd(tab, st, view, before, True, obj > 0)
+            h = st[b + S.HEIGHT + cell] + 1
+            R.place_on_view(tab, view, 0, cell, old, tile, h)
+            board = R.tile_points(tab, colour, design, tile, h) - R.tile_points(
+                tab, colour, design, old, h - 1)
+            # Held cards: one that neither the new tile nor the covered one can serve is
+            # unchanged (and unmet), so it keeps its share; another changes its placement
+            # words only through this cell.
+            for i in range(st[b + S.HELD_N]):
+                card = st[b + S.HELD + i]
+                served = tab[TB.CARD_TILES + card] >> tile
+                if old >= 0:
+                    served |= tab[TB.CARD_TILES + card] >> old
+                if served & 1 == 0:
+                    prog += before[B_CARD + i]
+                    continue
+                if tab[TB.CARD_KIND + card] == TB.KIND_PAIR:
+                    got = R.pattern_progress(tab, card, view, 0)
+                else:
+                    fit = R.fits(tab, card, tile, h)
+                    w = i * TB.PATTERN_CELLS
+                    got = R.most_in_common(R.word_after(tab, card, 0, words[w], cell, fit),
+                                           R.word_after(tab, card, 1, words[w + 1], cell, fit),
+                                           R.word_after(tab, card, 2, words[w + 2], cell, fit),
+                                           R.word_after(tab, card, 3, words[w + 3], cell, fit))
+                if got >= tab[TB.CARD_NCELLS + card]:
+                    value = tab[TB.CARD_VALUE + card]
+                    obj += value
+                    view[S.V_DONE_N] += 1
+                    view[S.V_DONE_VALUES] |= np.int64(1) << value
+                else:
+                    prog += before[B_CARD_RATE + i] * got
+            prog -= before[B_PROGRESS]
             feats[m, F_BOARD] = board
-            feats[m, F_OBJ] = obj
-            feats[m, F_CROWD] = crowd
-            feats[m, F_POINTS] = board + obj + crowd
-            feats[m, F_PROGRESS] = prog
-            feats[m, F_CROWD_PROGRESS] = cprog
-            feats[m, F_HEIGHT] = h + 1
-            feats[m, F_EMPTY] = 1.0 if h == 0 else 0.0
-            m += 1
-            _restore_view(st, b, view, tab, old, tile, h + 1)
+            feats[m, F_HEIGHT] = h
+            feats[m, F_EMPTY] = 1.0 if h == 1 else 0.0
+        else:
+            # Taking a card leaves the board and the held cards alone.
+            q = move - R.MOVE_OBJECTIVE
+            card = st[S.PILE + q * S.PILE_CAP + st[S.PILE_N + q] - 1]
+            value = tab[TB.CARD_VALUE + card]
+            got = R.pattern_progress(tab, card, st, b)
+            if got >= tab[TB.CARD_NCELLS + card]:
+                obj = value
+                view[S.V_DONE_N] += 1
+                view[S.V_DONE_VALUES] |= np.int64(1) << value
+            else:
+                prog = value * got / tab[TB.CARD_NCELLS + card]
+            feats[m, F_TAKE] = 1.0
+            feats[m, F_VALUE] = value
+            feats[m, F_LATE] = value * used
+        # Crowd-pleasers: none open is met before the move (it would have been claimed at
+        # the end of the seat's last turn), so one whose inputs the move leaves alone keeps
+        # its share.
+        crowd = 0.0
+        cprog = 0.0
+        for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
+            if st[S.CROWD_OWNER + k] >= 0:
+                continue
+            cond = st[S.CROWD_COND + k]
+            if not (obj > 0 if R.on_objectives(tab, cond) else on_board):
+                cprog += before[B_TILE + k]
+                continue
+            got = R.crowd_measure(tab, cond, view, 0)
+            if got >= tab[TB.CROWD_COUNT + cond]:
+                crowd += tab[TB.CROWD_VALUE + cond]
+            else:
+                cprog += before[B_TILE_RATE + k] * got
+        feats[m, F_OBJ] = obj
+        feats[m, F_CROWD] = crowd
+        feats[m, F_POINTS] = feats[m, F_BOARD] + obj + crowd
+        feats[m, F_PROGRESS] = prog
+        feats[m, F_CROWD_PROGRESS] = cprog - before[B_CROWD]
+        view[S.V_DONE_N] = st[b + S.V_DONE_N]
+        view[S.V_DONE_VALUES] = st[b + S.V_DONE_VALUES]
+        if on_board:
+            _restore_view(st, b, view, tab, old, tile, h)
 
 
 @njit(cache=True)
 def _restore_view(st, b, view, tab, old, tile, height):
-    """Undo place_on_view and any completions on the VIEW copy: only these entries moved."""
-    view[S.V_COL + tab[TB.TILE_COLOUR + tile]] = st[b + S.V_COL + tab[TB.TILE_COLOUR + tile]]
-    view[S.V_DES + tab[TB.TILE_DESIGN + tile]] = st[b + S.V_DES + tab[TB.TILE_DESIGN + tile]]
+    """Undo place_on_view on the VIEW copy: only these entries moved."""
+    colour = tab[TB.TILE_COLOUR + tile]
+    design = tab[TB.TILE_DESIGN + tile]
+    view[S.V_COL + colour] = st[b + S.V_COL + colour]
+    view[S.V_N_COL + colour] = st[b + S.V_N_COL + colour]
+    view[S.V_DES + design] = st[b + S.V_DES + design]
+    view[S.V_N_DES + design] = st[b + S.V_N_DES + design]
     if old >= 0:
-        view[S.V_COL + tab[TB.TILE_COLOUR + old]] = st[b + S.V_COL + tab[TB.TILE_COLOUR + old]]
-        view[S.V_DES + tab[TB.TILE_DESIGN + old]] = st[b + S.V_DES + tab[TB.TILE_DESIGN + old]]
+        colour = tab[TB.TILE_COLOUR + old]
+        design = tab[TB.TILE_DESIGN + old]
+        view[S.V_COL + colour] = st[b + S.V_COL + colour]
+        view[S.V_N_COL + colour] = st[b + S.V_N_COL + colour]
+        view[S.V_DES + design] = st[b + S.V_DES + design]
+        view[S.V_N_DES + design] = st[b + S.V_N_DES + design]
     if height <= S.LEVELS:
         view[S.V_LEVEL + height - 1] = st[b + S.V_LEVEL + height - 1]
-    view[S.V_DONE_N] = st[b + S.V_DONE_N]
-    view[S.V_DONE_VALUES] = st[b + S.V_DONE_VALUES]
+        view[S.V_N_LEVEL + height - 1] = st[b + S.V_N_LEVEL + height - 1]
 
 
 @njit(cache=True)

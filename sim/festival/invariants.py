@@ -65,6 +65,13 @@ def check_state(st, tab):
                     expect |= R.bit(c)
             if expect != st[b + k]:
                 return 4
+        for k in range(4):
+            if (st[b + S.V_N_COL + k] != R.popcount(st[b + S.V_COL + k])
+                    or st[b + S.V_N_DES + k] != R.popcount(st[b + S.V_DES + k])):
+                return 4
+        for k in range(S.LEVELS):
+            if st[b + S.V_N_LEVEL + k] != R.popcount(st[b + S.V_LEVEL + k]):
+                return 4
         if st[b + S.V_ALL] != -1 or st[b + S.V_NONE] != 0:
             return 4
         if seat_tiles != st[b + S.TILES_TAKEN]:

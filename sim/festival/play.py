@@ -31,12 +31,12 @@ def decide_turn(st, tab, p, bots, bot, rng, scratch):
     buffers of new_scratch.
     """
     selectors, params, weights = bots
-    moves, feats, scores, view, before = scratch
+    moves, feats, scores, view, before, words = scratch
     n = R.legal_moves(st, tab, p, moves)
     u1 = uniform(rng)
     u2 = uniform(rng)
     if selectors[bot] != RANDOM and n > 1:
-        F.turn_features(st, tab, p, moves, n, feats, view, before)
+        F.turn_features(st, tab, p, moves, n, feats, view, before, words)
     return moves[select(selectors, params, weights, bot, F.KIND_TURN, feats, scores, n, u1, u2)]
 
 
@@ -95,13 +95,14 @@ def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch, 
 @njit(cache=True)
 def new_scratch():
     """A bot's work buffers: moves, their features, their scores, a VIEW copy, the seat's
-    standing before the move (features.py)."""
+    standing before the move and its held cards' placement words (features.py)."""
     return (
         np.zeros(R.MAX_MOVES, dtype=np.int64),
         np.zeros((R.MAX_MOVES, F.N_FEATURES)),
         np.zeros(R.MAX_MOVES),
         np.zeros(S.VIEW_SIZE, dtype=np.int64),
         np.zeros(F.BEFORE_SIZE),
+        np.zeros(F.WORDS_SIZE, dtype=np.int64),
     )
 
 

@@ -43,7 +43,7 @@ LOG_COLS = 6
 @njit(cache=True)
 def bit(cell):
     """The mask of board cell ``cell`` alone."""
-    return np.int64(1) << S.cell_bit(cell)
+    return np.int64(1) << cell
 
 
 @njit(cache=True)
@@ -137,18 +137,76 @@ def choose_start_side(st, tab, p, card):
 # ---------------------------------------------------------------- board questions
 
 
+# Objective patterns are matched through placement words. A placement is one distinct
+# rotation of a pattern at one anchor cell, wholly on the board (at most 4 x 9 = 36).
+# Word i of a card on a board has a bit per placement, set when that placement's pattern
+# cell i lies on a cell satisfying it; the card's progress is the most words with one
+# placement's bit in common. A word is looked up from the cells satisfying its pattern cell
+# (a 9-bit mask) in two halves (data.py), so a match costs a few loads and no loop.
+
+
 @njit(cache=True)
 def cell_mask(tab, card, i, v, o):
     """Cells of view ``v[o:]`` satisfying pattern cell i of ``card`` (0 past the last cell)."""
-    k = TB.CARD_SEL + (card * 4 + i) * 3
+    k = TB.CARD_SEL + (card * TB.PATTERN_CELLS + i) * 3
     return v[o + tab[k]] & v[o + tab[k + 1]] & v[o + tab[k + 2]]
 
 
 @njit(cache=True)
-def _anchors(tab, card, r, i, m):
-    """Anchors of rotation r at which pattern cell i lands on a cell of mask ``m``."""
-    j = (card * 4 + r) * 4 + i
-    return (m >> tab[TB.CARD_RSHIFT + j]) << tab[TB.CARD_LSHIFT + j]
+def _word(tab, card, i, m):
+    """Placements of ``card`` whose pattern cell i lies on a cell of board mask ``m``."""
+    k = TB.CARD_WORDS + (card * TB.PATTERN_CELLS + i) * TB.WORD_LOOKUP
+    low = m & ((1 << TB.LOW_CELLS) - 1)
+    return tab[k + low] | tab[k + (1 << TB.LOW_CELLS) + (m >> TB.LOW_CELLS)]
+
+
+@njit(cache=True)
+def most_in_common(w0, w1, w2, w3):
+    """The most of four words that share one bit (0..4), by bit-sliced sums per bit."""
+    s0 = w0 ^ w1
+    s1 = w0 & w1
+    c = s0 & w2
+    s0 ^= w2
+    s2 = s1 & c
+    s1 ^= c
+    c = s0 & w3
+    s0 ^= w3
+    s2 |= s1 & c
+    s1 ^= c
+    if s2 != 0:
+        return 4
+    if s1 & s0 != 0:
+        return 3
+    if s1 != 0:
+        return 2
+    return 1 if s0 != 0 else 0
+
+
+@njit(cache=True)
+def card_words(tab, card, v, o):
+    """The four placement words of ``card`` on view ``v[o:]`` (0 past the last cell)."""
+    return (_word(tab, card, 0, cell_mask(tab, card, 0, v, o)),
+            _word(tab, card, 1, cell_mask(tab, card, 1, v, o)),
+            _word(tab, card, 2, cell_mask(tab, card, 2, v, o)),
+            _word(tab, card, 3, cell_mask(tab, card, 3, v, o)))
+
+
+@njit(cache=True)
+def fits(tab, card, tile, height):
+    """Pattern cells of ``card`` (bit i for cell i) that ``tile`` visible at ``height``
+    satisfies."""
+    cells = tab[TB.CARD_FITS + card * TB.MAX_TILES + tile]
+    if height < 2:
+        cells &= ~tab[TB.CARD_STACKED + card]
+    return cells
+
+
+@njit(cache=True)
+def word_after(tab, card, i, word, cell, cells):
+    """Word i of ``card`` after ``cell`` shows a tile satisfying pattern ``cells`` (fits):
+    a tile placed changes a word only in the placements through its cell."""
+    place = _word(tab, card, i, np.int64(1) << cell)
+    return (word & ~place) | (place & -((cells >> i) & 1))
 
 
 @njit(cache=True)
@@ -164,86 +222,25 @@ def pattern_progress(tab, card, v, o):
                 if popcount(v[o + S.V_COL + k] & v[o + S.V_DES + d]) >= 2:
                     return 2
         return 1 if v[o + S.V_LEVEL] != 0 else 0
-    m0 = cell_mask(tab, card, 0, v, o)
-    m1 = cell_mask(tab, card, 1, v, o)
-    m2 = cell_mask(tab, card, 2, v, o)
-    m3 = cell_mask(tab, card, 3, v, o)
-    n = tab[TB.CARD_NCELLS + card]
-    best = 0
-    for r in range(tab[TB.CARD_NROT + card]):
-        # Per anchor, how many pattern cells it satisfies, as bit-sliced counters.
-        a0 = _anchors(tab, card, r, 0, m0)
-        a1 = _anchors(tab, card, r, 1, m1)
-        a2 = _anchors(tab, card, r, 2, m2)
-        a3 = _anchors(tab, card, r, 3, m3)
-        s0 = a0 ^ a1
-        s1 = a0 & a1
-        c = s0 & a2
-        s0 ^= a2
-        s2 = s1 & c
-        s1 ^= c
-        c = s0 & a3
-        s0 ^= a3
-        s2 |= s1 & c
-        s1 ^= c
-        valid = tab[TB.CARD_VALID + card * 4 + r]
-        if s2 & valid:
-            return 4
-        if s1 & s0 & valid:
-            best = max(best, 3)
-        elif s1 & valid:
-            best = max(best, 2)
-        elif (s0 | s1) & valid:
-            best = max(best, 1)
-        if best >= n:
-            return n
-    return best
+    w0, w1, w2, w3 = card_words(tab, card, v, o)
+    return most_in_common(w0, w1, w2, w3)
 
 
 @njit(cache=True)
 def pattern_met(tab, card, v, o):
-    """Whether ``card`` is met on view ``v[o:]``: pattern_progress == cells, but cheaper: a
-    pattern cell no visible tile satisfies rules the card out at once, and each rotation
-    stops at the first cell that leaves it no anchor."""
-    if tab[TB.CARD_KIND + card] == KIND_PAIR:
-        return pattern_progress(tab, card, v, o) >= 2
-    n = tab[TB.CARD_NCELLS + card]
-    m0 = cell_mask(tab, card, 0, v, o)
-    m1 = cell_mask(tab, card, 1, v, o)
-    m2 = cell_mask(tab, card, 2, v, o)
-    m3 = cell_mask(tab, card, 3, v, o)
-    if m0 == 0 or (n > 1 and m1 == 0) or (n > 2 and m2 == 0) or (n > 3 and m3 == 0):
-        return False
-    for r in range(tab[TB.CARD_NROT + card]):
-        anchors = tab[TB.CARD_VALID + card * 4 + r] & _anchors(tab, card, r, 0, m0)
-        if n > 1:
-            anchors &= _anchors(tab, card, r, 1, m1)
-        if n > 2:
-            anchors &= _anchors(tab, card, r, 2, m2)
-        if n > 3:
-            anchors &= _anchors(tab, card, r, 3, m3)
-        if anchors != 0:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _distinct(v, o, first):
-    n = 0
-    for k in range(4):
-        if v[o + first + k] != 0:
-            n += 1
-    return n
+    """Whether ``card`` is met on view ``v[o:]``."""
+    return pattern_progress(tab, card, v, o) >= tab[TB.CARD_NCELLS + card]
 
 
 @njit(cache=True)
 def _most(v, o, first):
-    best = 0
-    for k in range(4):
-        c = popcount(v[o + first + k])
-        if c > best:
-            best = c
-    return best
+    return max(max(v[o + first], v[o + first + 1]), max(v[o + first + 2], v[o + first + 3]))
+
+
+@njit(cache=True)
+def _distinct(v, o, first):
+    return (int(v[o + first] > 0) + int(v[o + first + 1] > 0) + int(v[o + first + 2] > 0)
+            + int(v[o + first + 3] > 0))
 
 
 @njit(cache=True)
@@ -251,18 +248,18 @@ def crowd_measure(tab, cond, v, o):
     """How far view ``v[o:]`` is towards crowd condition ``cond``, on the scale of its count."""
     kind = tab[TB.CROWD_KIND + cond]
     if kind == COND_COLOUR:
-        return _most(v, o, S.V_COL)
+        return _most(v, o, S.V_N_COL)
     if kind == COND_DESIGN:
-        return _most(v, o, S.V_DES)
+        return _most(v, o, S.V_N_DES)
     if kind == COND_LEVEL:
-        return popcount(v[o + S.V_LEVEL + tab[TB.CROWD_LEVEL + cond] - 1])
+        return v[o + S.V_N_LEVEL + tab[TB.CROWD_LEVEL + cond] - 1]
     if kind == COND_DISTINCT_VALUES:
         return popcount(v[o + S.V_DONE_VALUES])
     if kind == COND_COMPLETED:
         return v[o + S.V_DONE_N]
     if kind == COND_FULL:
-        return popcount(v[o + S.V_LEVEL])
-    return min(_distinct(v, o, S.V_COL), _distinct(v, o, S.V_DES))  # COND_ALL
+        return v[o + S.V_N_LEVEL]
+    return min(_distinct(v, o, S.V_N_COL), _distinct(v, o, S.V_N_DES))  # COND_ALL
 
 
 @njit(cache=True)
@@ -283,12 +280,21 @@ def place_on_view(tab, v, o, cell, old_tile, tile, new_height):
     """Update view masks for ``tile`` placed on ``cell`` over ``old_tile`` (-1: empty)."""
     m = bit(cell)
     if old_tile >= 0:
-        v[o + S.V_COL + tab[TB.TILE_COLOUR + old_tile]] &= ~m
-        v[o + S.V_DES + tab[TB.TILE_DESIGN + old_tile]] &= ~m
-    v[o + S.V_COL + tab[TB.TILE_COLOUR + tile]] |= m
-    v[o + S.V_DES + tab[TB.TILE_DESIGN + tile]] |= m
+        colour = tab[TB.TILE_COLOUR + old_tile]
+        design = tab[TB.TILE_DESIGN + old_tile]
+        v[o + S.V_COL + colour] &= ~m
+        v[o + S.V_DES + design] &= ~m
+        v[o + S.V_N_COL + colour] -= 1
+        v[o + S.V_N_DES + design] -= 1
+    colour = tab[TB.TILE_COLOUR + tile]
+    design = tab[TB.TILE_DESIGN + tile]
+    v[o + S.V_COL + colour] |= m
+    v[o + S.V_DES + design] |= m
+    v[o + S.V_N_COL + colour] += 1
+    v[o + S.V_N_DES + design] += 1
     if new_height <= S.LEVELS:
         v[o + S.V_LEVEL + new_height - 1] |= m
+        v[o + S.V_N_LEVEL + new_height - 1] += 1
 
 
 @njit(cache=True)

@@ -4,10 +4,8 @@ A flat array copies in one call, crosses into every kernel as a single argument 
 ``cache=True`` working (no jitclass). Offsets are layout, not rules: rule data arrives in the
 packed tables ``tab`` (tables.py).
 
-Board geometry. The 3x3 board lives inside a 64-bit word with a padding of two on every
-side and a row stride of 8: cell (r, c) is bit ``(r + 2) * 8 + (c + 2)``. A pattern cell at
-offset (dr, dc) from the pattern's first cell is found by shifting a mask by
-``dr * 8 + dc``; the padding keeps shifted bits from wrapping into another row.
+Board masks. A set of cells of the 3x3 board is a 9-bit mask: cell (r, c), row-major
+``3 * r + c``, is bit ``3 * r + c``.
 
 Layout::
 
@@ -24,25 +22,26 @@ Layout::
     108 CROWD_COND[4]   face-up condition (row of crowd_pleasers.csv) of crowd tile t
     112 CROWD_OWNER[4]  seat that claimed tile t, or -1
     120 SEAT[p] blocks of SEAT_SIZE, fields below relative to the block:
-        0  VIEW: what objectives and crowd-pleasers look at, as board masks
-           0..3  COL[k]     cells whose visible tile has colour k
-           4..7  DES[d]     cells whose visible tile has design d
-           8..13 LEVEL[h]   cells with at least h + 1 tiles (LEVEL[0] = occupied)
-           14    DONE_N     completed objectives
-           15    DONE_VALUES bit v set when an objective worth v points is completed
-           16    ALL         every bit set: the mask of an "any" requirement
-           17    NONE        no bit set: the mask of a pattern cell that does not exist
-        20 COLOUR, 21 DESIGN   the board's target colour and design
-        22 START_CARD          the starting objective side chosen (card index)
-        23 HEIGHT[9]           tiles on each cell (row-major)
-        32 TOP[9]              visible tile on each cell, -1 when empty
-        41 HELD_N, 42 HELD[8]  uncompleted objectives (card indices)
-        50 DONE_POINTS, 51 DONE_SET (bit per card index)
-        52 CROWD_N, 53 CROWD_POINTS, 54 CROWD_SET (bit per condition)
-        55 TILES_TAKEN, 56 OBJECTIVES_TAKEN
+        0  VIEW: what objectives and crowd-pleasers look at, as board masks and counts
+           0..3   COL[k]     cells whose visible tile has colour k
+           4..7   DES[d]     cells whose visible tile has design d
+           8..13  LEVEL[h]   cells with at least h + 1 tiles (LEVEL[0] = occupied)
+           14     DONE_N     completed objectives
+           15     DONE_VALUES bit v set when an objective worth v points is completed
+           16     ALL        every bit set: the mask of an "any" requirement
+           17     NONE       no bit set: the mask of a pattern cell that does not exist
+           18..21 N_COL[k]   cells in COL[k] (the masks' sizes, kept beside them)
+           22..25 N_DES[d]   cells in DES[d]
+           26..31 N_LEVEL[h] cells in LEVEL[h]
+        32 COLOUR, 33 DESIGN   the board's target colour and design
+        34 START_CARD          the starting objective side chosen (card index)
+        35 HEIGHT[9]           tiles on each cell (row-major)
+        44 TOP[9]              visible tile on each cell, -1 when empty
+        53 HELD_N, 54 HELD[8]  uncompleted objectives (card indices)
+        62 DONE_POINTS, 63 DONE_SET (bit per card index)
+        64 CROWD_N, 65 CROWD_POINTS, 66 CROWD_SET (bit per condition)
+        67 TILES_TAKEN, 68 OBJECTIVES_TAKEN
 """
-
-from numba import njit
 
 MAX_PLAYERS = 4
 STACK_CAP = 16
@@ -52,7 +51,6 @@ CROWD_TILES = 4
 HELD_CAP = 8
 CELLS = 9
 LEVELS = 6
-VIEW_SIZE = 20
 
 N_PLAYERS = 0
 CURRENT = 1
@@ -75,21 +73,25 @@ V_DONE_N = 14
 V_DONE_VALUES = 15
 V_ALL = 16
 V_NONE = 17
-COLOUR = 20
-DESIGN = 21
-START_CARD = 22
-HEIGHT = 23
-TOP = 32
-HELD_N = 41
-HELD = 42
-DONE_POINTS = 50
-DONE_SET = 51
-CROWD_N = 52
-CROWD_POINTS = 53
-CROWD_SET = 54
-TILES_TAKEN = 55
-OBJECTIVES_TAKEN = 56
-SEAT_SIZE = 60
+V_N_COL = 18
+V_N_DES = 22
+V_N_LEVEL = 26
+VIEW_SIZE = 32
+COLOUR = 32
+DESIGN = 33
+START_CARD = 34
+HEIGHT = 35
+TOP = 44
+HELD_N = 53
+HELD = 54
+DONE_POINTS = 62
+DONE_SET = 63
+CROWD_N = 64
+CROWD_POINTS = 65
+CROWD_SET = 66
+TILES_TAKEN = 67
+OBJECTIVES_TAKEN = 68
+SEAT_SIZE = 72
 
 STATE_SIZE = SEAT + MAX_PLAYERS * SEAT_SIZE
 
@@ -109,8 +111,3 @@ P_END_COMPLETED = 6
 P_CROWD_TILES = 7
 N_PARAMS = 8
 
-
-@njit(cache=True)
-def cell_bit(cell: int) -> int:
-    """Bit position of board cell ``cell`` (row-major 0..8) in a board mask."""
-    return (cell // 3 + 2) * 8 + (cell % 3 + 2)

@@ -28,6 +28,10 @@ CROWD_CONDITIONS = (
 MAX_CARDS = 63  # completed cards are bits of one int64
 MAX_TILES = 16
 MAX_CROWD = 16
+PATTERN_CELLS = 4  # an objective's pattern has at most 4 cells
+# A placement word is looked up in two halves of a 9-bit board mask: cells 0..4, cells 5..8.
+LOW_CELLS = 5
+WORD_LOOKUP = (1 << LOW_CELLS) + (1 << (9 - LOW_CELLS))
 
 SHAPES = {
     "params": (16,),
@@ -37,12 +41,11 @@ SHAPES = {
     "card_value": (MAX_CARDS,),
     "card_kind": (MAX_CARDS,),
     "card_ncells": (MAX_CARDS,),
-    "card_req": (MAX_CARDS, 4, 3),
-    "card_sel": (MAX_CARDS, 4, 3),
-    "card_nrot": (MAX_CARDS,),
-    "card_rshift": (MAX_CARDS, 4, 4),
-    "card_lshift": (MAX_CARDS, 4, 4),
-    "card_valid": (MAX_CARDS, 4),
+    "card_req": (MAX_CARDS, PATTERN_CELLS, 3),
+    "card_sel": (MAX_CARDS, PATTERN_CELLS, 3),
+    "card_words": (MAX_CARDS, PATTERN_CELLS, WORD_LOOKUP),
+    "card_fits": (MAX_CARDS, MAX_TILES),
+    "card_stacked": (MAX_CARDS,),
     "card_tiles": (MAX_CARDS,),
     "start_card": (4, 2),
     "crowd_kind": (MAX_CROWD,),
@@ -68,10 +71,9 @@ CARD_KIND = OFFSETS["card_kind"]
 CARD_NCELLS = OFFSETS["card_ncells"]
 CARD_REQ = OFFSETS["card_req"]
 CARD_SEL = OFFSETS["card_sel"]
-CARD_NROT = OFFSETS["card_nrot"]
-CARD_RSHIFT = OFFSETS["card_rshift"]
-CARD_LSHIFT = OFFSETS["card_lshift"]
-CARD_VALID = OFFSETS["card_valid"]
+CARD_WORDS = OFFSETS["card_words"]
+CARD_FITS = OFFSETS["card_fits"]
+CARD_STACKED = OFFSETS["card_stacked"]
 CARD_TILES = OFFSETS["card_tiles"]
 START_CARD = OFFSETS["start_card"]
 CROWD_KIND = OFFSETS["crowd_kind"]
