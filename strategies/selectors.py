@@ -18,17 +18,17 @@ NAMES = ("random", "greedy", "epsilon", "softmax")
 
 @njit(cache=True)
 def _greedy(scores, n, u):
-    best = -np.inf
+    """A best move (within 1e-9 of the top score), ties broken by ``u``."""
+    best = scores[0]
+    for m in range(1, n):
+        best = max(best, scores[m])
+    best -= 1e-9
     ties = 0
     for m in range(n):
-        if scores[m] > best + 1e-9:
-            best = scores[m]
-            ties = 1
-        elif scores[m] >= best - 1e-9:
-            ties += 1
+        ties += scores[m] >= best
     pick = int(u * ties)
     for m in range(n):
-        if scores[m] >= best - 1e-9:
+        if scores[m] >= best:
             if pick == 0:
                 return m
             pick -= 1
@@ -64,10 +64,12 @@ def select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2):
     if selector == RANDOM or (selector == EPSILON and u2 < params[bot]):
         return int(u1 * n)
     for m in range(n):
-        s = 0.0
-        for f in range(feats.shape[1]):
-            s += weights[bot, kind, f] * feats[m, f]
-        scores[m] = s
+        scores[m] = 0.0
+    for f in range(feats.shape[1]):  # feature by feature: most weights of a bot are 0
+        w = weights[bot, kind, f]
+        if w != 0.0:
+            for m in range(n):
+                scores[m] += w * feats[m, f]
     if selector == SOFTMAX:
         return _softmax(scores, n, params[bot], u1)
     return _greedy(scores, n, u1)

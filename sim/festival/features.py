@@ -208,7 +208,7 @@ def turn_features(st, tab, p, moves, n, feats, view, before, words):
             _restore_view(st, b, view, tab, old, tile, h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _restore_view(st, b, view, tab, old, tile, height):
     """Undo place_on_view on the VIEW copy: only these entries moved."""
     colour = tab[TB.TILE_COLOUR + tile]
