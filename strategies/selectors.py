@@ -52,6 +52,12 @@ def _softmax(scores, n, temperature, u):
 
 
 @njit(cache=True)
+def uniform_pick(n, u):
+    """The RANDOM selector: index of one of ``n`` moves, uniform for ``u`` in [0, 1)."""
+    return int(u * n)
+
+
+@njit(cache=True)
 def select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2):
     """Index of the move that bot ``bot`` chooses among ``n`` at a ``kind`` decision.
 
@@ -62,7 +68,7 @@ def select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2):
         return 0
     selector = selectors[bot]
     if selector == RANDOM or (selector == EPSILON and u2 < params[bot]):
-        return int(u1 * n)
+        return uniform_pick(n, u1)
     for m in range(n):
         scores[m] = 0.0
     for f in range(feats.shape[1]):  # feature by feature: most weights of a bot are 0

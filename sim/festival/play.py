@@ -14,7 +14,7 @@ from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival import tables as TB
 from sim.festival.invariants import check_state
-from strategies.selectors import RANDOM, select
+from strategies.selectors import RANDOM, select, uniform_pick
 
 
 @njit(cache=True)
@@ -38,6 +38,16 @@ def decide_turn(st, tab, p, bots, bot, rng, scratch):
     if selectors[bot] != RANDOM and n > 1:
         F.turn_features(st, tab, p, moves, n, feats, view, before, words)
     return moves[select(selectors, params, weights, bot, F.KIND_TURN, feats, scores, n, u1, u2)]
+
+
+@njit(cache=True)
+def random_turn(st, tab, p, moves, rng):
+    """decide_turn for a random bot, the same move from the same stream, with few arguments:
+    each array argument of a compiled call costs a dozen words on the stack."""
+    n = R.legal_moves(st, tab, p, moves)
+    u1 = uniform(rng)
+    uniform(rng)  # decide_turn's second number, drawn to keep the stream
+    return moves[uniform_pick(n, u1)]
 
 
 @njit(cache=True)
@@ -80,10 +90,14 @@ def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch, 
         R.choose_start_side(st, tab, p, card)
         nlog = R.log_event(log, nlog, R.LOG_START, p, card, 0, 0, 0)
     bad = 0
+    first = bot_of(0, game_index, n_players, rotate)  # seat p's bot follows without a modulo
     while st[S.OVER] == 0:
         p = st[S.CURRENT]
-        bot = bot_of(p, game_index, n_players, rotate)
-        move = decide_turn(st, tab, p, bots, bot, rng, scratch)
+        bot = first + p if first + p < n_players else first + p - n_players
+        if bots[0][bot] == RANDOM:
+            move = random_turn(st, tab, p, scratch[0], rng)
+        else:
+            move = decide_turn(st, tab, p, bots, bot, rng, scratch)
         nlog, placed = R.apply_move(st, tab, p, move, log, nlog)
         nlog = R.end_of_turn(st, tab, p, placed, log, nlog)
         nlog = R.advance(st, tab, p, log, nlog)

@@ -107,16 +107,17 @@ def setup(st, tab, n_players, rng):
     # The objective deck, shuffled into face-up piles.
     piles = tab[TB.PARAMS + S.P_PILES]
     size = tab[TB.PARAMS + S.P_PILE_SIZE]
-    for q in range(piles):
-        for k in range(size):
-            st[S.PILE + q * S.PILE_CAP + k] = q * size + k
+    # Shuffled packed at the start of PILE, then card i of the deck goes to pile i // size,
+    # place i % size: spread from the last card down, as no place lies below its card's.
+    for i in range(piles * size):
+        st[S.PILE + i] = i
+    shuffle(rng, st, S.PILE, piles * size)
+    i = piles * size - 1
+    for q in range(piles - 1, -1, -1):
         st[S.PILE_N + q] = size
-    # Shuffle the whole deck across the piles: card i sits at pile i // size, place i % size.
-    for i in range(piles * size - 1, 0, -1):
-        j = randint(rng, i + 1)
-        a = S.PILE + (i // size) * S.PILE_CAP + i % size
-        c = S.PILE + (j // size) * S.PILE_CAP + j % size
-        st[a], st[c] = st[c], st[a]
+        for k in range(size - 1, -1, -1):
+            st[S.PILE + q * S.PILE_CAP + k] = st[S.PILE + i]
+            i -= 1
     # Crowd-pleasers: each tile lands on a random side.
     for k in range(S.CROWD_TILES):
         st[S.CROWD_COND + k] = -1
@@ -228,8 +229,17 @@ def pattern_progress(tab, card, v, o):
 
 @njit(cache=True)
 def pattern_met(tab, card, v, o):
-    """Whether ``card`` is met on view ``v[o:]``."""
-    return pattern_progress(tab, card, v, o) >= tab[TB.CARD_NCELLS + card]
+    """Whether ``card`` is met on view ``v[o:]``: pattern_progress == cells, but cheaper: the
+    words of all its cells share a placement, and the first word without one ends the
+    search."""
+    if tab[TB.CARD_KIND + card] == KIND_PAIR:
+        return pattern_progress(tab, card, v, o) >= 2
+    common = _word(tab, card, 0, cell_mask(tab, card, 0, v, o))
+    for i in range(1, tab[TB.CARD_NCELLS + card]):
+        if common == 0:
+            return False
+        common &= _word(tab, card, i, cell_mask(tab, card, i, v, o))
+    return common != 0
 
 
 @njit(cache=True)
@@ -316,8 +326,9 @@ def tile_points(tab, colour, design, tile, height):
 @njit(cache=True)
 def stack_of(st, p, side):
     """Draw stack on seat p's left (side 0, its own) or right (side 1)."""
-    n = st[S.N_PLAYERS]
-    return p if side == 0 else (p + n - 1) % n
+    if side == 0:
+        return p
+    return p - 1 if p > 0 else st[S.N_PLAYERS] - 1
 
 
 @njit(cache=True)
@@ -441,7 +452,7 @@ def advance(st, tab, p, log, nlog):
     # Play goes on until the seat on the start player's right (the last seat) has played.
     if st[S.TRIGGER] != S.TRIGGER_NONE and p == n - 1:
         st[S.OVER] = 1
-    st[S.CURRENT] = (p + 1) % n
+    st[S.CURRENT] = p + 1 if p + 1 < n else 0
     return nlog
 
 
