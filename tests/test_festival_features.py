@@ -20,8 +20,7 @@ def test_points_feature_is_the_score_a_move_adds(position):
     for pos in played_positions(position, 80, seed=3, max_turns=40):
         p = pos.st[S.CURRENT]
         n = R.legal_moves(pos.st, pos.tab, p, pos.moves)
-        F.turn_features(pos.st, pos.tab, p, pos.moves, n, pos.feats, pos.view, pos.before,
-                        pos.words)
+        F.turn_features(pos.st, pos.tab, p, pos.moves, n, pos.feats, pos.before, pos.work)
         before, parts_before = _score(pos.st, pos.tab, p)
         for m in range(n):
             trial = pos.st.copy()
@@ -67,8 +66,7 @@ def test_progress_features_are_the_change_of_standing(position):
     for pos in played_positions(position, 60, seed=4, max_turns=40):
         p = pos.st[S.CURRENT]
         n = R.legal_moves(pos.st, pos.tab, p, pos.moves)
-        F.turn_features(pos.st, pos.tab, p, pos.moves, n, pos.feats, pos.view, pos.before,
-                        pos.words)
+        F.turn_features(pos.st, pos.tab, p, pos.moves, n, pos.feats, pos.before, pos.work)
         cards, crowd = _standing(pos.st, pos.tab, pos.d, p)
         for m in range(n):
             trial = pos.st.copy()

@@ -2,7 +2,7 @@
 
 A bot sees its own board, the other boards, the top tile of each draw stack, the top card
 of each objective pile and the crowd-pleasers; never a tile below a stack's top. Each
-feature is computed on a copy of the seat's VIEW changed as the move would change it.
+feature is what the move would change in the seat's standing.
 """
 
 import numpy as np
@@ -49,184 +49,243 @@ F_CELLS, F_STACKED, F_OWN_COLOUR, F_OWN_DESIGN, F_START_VALUE = (
                                             "value"))
 
 
-@njit(cache=True)
-def _copy_view(st, b, view):
-    for k in range(S.VIEW_SIZE):
-        view[k] = st[b + k]
-
-
 # Layout of the ``before`` buffer: the seat's standing before the move, computed once per
 # decision so that each move recomputes only what it can change.
-B_PROGRESS = 0  # sum over held cards of value * share met
-B_CROWD = 1  # sum over open crowd tiles of value * share met
-B_CARD = 2  # B_CARD + i: value * share met of held card i
-B_TILE = 2 + S.HELD_CAP  # B_TILE + k: value * share met of crowd tile k (0 when claimed)
+B_CARD = 0  # B_CARD + i: value * share met of held card i
+B_TILE = S.HELD_CAP  # B_TILE + k: value * share met of crowd tile k
 B_CARD_RATE = B_TILE + S.CROWD_TILES  # B_CARD_RATE + i: held card i's value / its cells
 B_TILE_RATE = B_CARD_RATE + S.HELD_CAP  # B_TILE_RATE + k: crowd tile k's value / its count
 BEFORE_SIZE = B_TILE_RATE + S.CROWD_TILES
-WORDS_SIZE = S.HELD_CAP * TB.PATTERN_CELLS  # the held cards' placement words
-# (The rates turn the divisions of the move loop into multiplications.)
+# (The rates turn the divisions of the move loops into multiplications.)
+
+# Layout of the ``work`` buffer (int64): the held cards' placement words (rules.py), then
+# per move: the cell, tile, covered tile (-1: none) and new height of a tile move, and the
+# objectives it completes (count, and a bit per value).
+W_WORDS = 0
+W_CELL = W_WORDS + S.HELD_CAP * TB.PATTERN_CELLS
+W_TILE = W_CELL + R.MAX_MOVES
+W_OLD = W_TILE + R.MAX_MOVES
+W_HEIGHT = W_OLD + R.MAX_MOVES
+W_DONE_N = W_HEIGHT + R.MAX_MOVES
+W_DONE_VALUES = W_DONE_N + R.MAX_MOVES
+WORK_SIZE = W_DONE_VALUES + R.MAX_MOVES
 
 
 @njit(cache=True)
-def _remember(tab, st, b, before, words):
-    """Fill ``before`` with the seat's current progress (no held card and no open crowd tile
-    is met now) and ``words`` with the held cards' placement words (rules.py)."""
-    total = 0.0
+def _remember(tab, st, b, before, work):
+    """Fill ``before`` with the seat's current standing (no held card and no open crowd tile
+    is met now) and ``work`` with the held cards' placement words."""
     for i in range(st[b + S.HELD_N]):
         card = st[b + S.HELD + i]
         before[B_CARD_RATE + i] = tab[TB.CARD_VALUE + card] / tab[TB.CARD_NCELLS + card]
-        w = i * TB.PATTERN_CELLS
-        words[w], words[w + 1], words[w + 2], words[w + 3] = R.card_words(tab, card, st, b)
+        w = W_WORDS + i * TB.PATTERN_CELLS
+        work[w], work[w + 1], work[w + 2], work[w + 3] = R.card_words(tab, card, st, b)
         if tab[TB.CARD_KIND + card] == TB.KIND_PAIR:
             got = R.pattern_progress(tab, card, st, b)
         else:
-            got = R.most_in_common(words[w], words[w + 1], words[w + 2], words[w + 3])
+            got = R.most_in_common(work[w], work[w + 1], work[w + 2], work[w + 3])
         before[B_CARD + i] = before[B_CARD_RATE + i] * got
-        total += before[B_CARD + i]
-    before[B_PROGRESS] = total
-    total = 0.0
-    for k in range(S.CROWD_TILES):
-        before[B_TILE + k] = 0.0
     for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
         if st[S.CROWD_OWNER + k] < 0:
             cond = st[S.CROWD_COND + k]
             got = R.crowd_measure(tab, cond, st, b)
             before[B_TILE_RATE + k] = tab[TB.CROWD_VALUE + cond] / tab[TB.CROWD_COUNT + cond]
             before[B_TILE + k] = before[B_TILE_RATE + k] * min(got, tab[TB.CROWD_COUNT + cond])
-            total += before[B_TILE + k]
-    before[B_CROWD] = total
 
 
 @njit(cache=True)
-def turn_features(st, tab, p, moves, n, feats, view, before, words):
+def turn_features(st, tab, p, moves, n, feats, before, work):
     """Fill ``feats[:n]`` for seat p's legal ``moves``.
 
-    ``view`` (int64[VIEW_SIZE]), ``before`` (float64[BEFORE_SIZE]) and ``words``
-    (int64[WORDS_SIZE]) are scratch buffers. Each move changes the VIEW copy in place, is
-    measured and put back. The loop calls no large function: in compiled code a call passes
-    each array as a dozen words, which cost more than the work of a move.
+    ``before`` (float64[BEFORE_SIZE]) and ``work`` (int64[WORK_SIZE]) are scratch buffers.
+    The moves are measured in passes, one per held card and one per open crowd-pleaser, each
+    a tight loop over the moves; the loops call no large function (a compiled call passes
+    each array argument as a dozen words, more than the work of a move).
     """
     b = S.SEAT + p * S.SEAT_SIZE
+    _remember(tab, st, b, before, work)
+    n_tile = _describe_moves(st, tab, p, b, moves, n, feats, work)
+    _held_cards(st, tab, b, n_tile, feats, before, work)
+    _crowd_pleasers(st, tab, b, n, n_tile, feats, before, work)
+    for m in range(n):
+        feats[m, F_POINTS] = feats[m, F_BOARD] + feats[m, F_OBJ] + feats[m, F_CROWD]
+
+
+@njit(cache=True)
+def _describe_moves(st, tab, p, b, moves, n, feats, work):
+    """Each move as it touches the board (work), the features that need no held card or
+    crowd-pleaser, and the objective moves' own card. Returns the count of tile moves
+    (they come first, rules.legal_moves)."""
     colour = st[b + S.COLOUR]
     design = st[b + S.DESIGN]
-    _remember(tab, st, b, before, words)
+    left = R.top_tile(st, R.stack_of(st, p, 0))
+    right = R.top_tile(st, R.stack_of(st, p, 1))
     used = 0.0
     for s in range(st[S.N_PLAYERS]):
         used = max(used, 1.0 - st[S.STACK_N + s] / tab[TB.PARAMS + S.P_TILES_PER_PLAYER])
-    _copy_view(st, b, view)
-    left = R.top_tile(st, R.stack_of(st, p, 0))
-    right = R.top_tile(st, R.stack_of(st, p, 1))
+    n_tile = 0
     for m in range(n):
         for f in range(feats.shape[1]):
             feats[m, f] = 0.0
+        work[W_DONE_N + m] = 0
+        work[W_DONE_VALUES + m] = 0
         move = moves[m]
-        if move == R.MOVE_PASS:
-            continue
-        obj = 0.0
-        prog = 0.0
-        on_board = move < R.MOVE_OBJECTIVE
-        if on_board:
+        if move < R.MOVE_OBJECTIVE:
             cell = move % R.MOVE_TILE_RIGHT
             tile = left if move < R.MOVE_TILE_RIGHT else right
             old = st[b + S.TOP + cell]
             h = st[b + S.HEIGHT + cell] + 1
-            R.place_on_view(tab, view, 0, cell, old, tile, h)
-            board = R.tile_points(tab, colour, design, tile, h) - R.tile_points(
+            work[W_CELL + m] = cell
+            work[W_TILE + m] = tile
+            work[W_OLD + m] = old
+            work[W_HEIGHT + m] = h
+            feats[m, F_BOARD] = R.tile_points(tab, colour, design, tile, h) - R.tile_points(
                 tab, colour, design, old, h - 1)
-            # Held cards: one that neither the new tile nor the covered one can serve is
-            # unchanged (and unmet), so it keeps its share; another changes its placement
-            # words only through this cell.
-            for i in range(st[b + S.HELD_N]):
-                card = st[b + S.HELD + i]
-                served = tab[TB.CARD_TILES + card] >> tile
-                if old >= 0:
-                    served |= tab[TB.CARD_TILES + card] >> old
-                if served & 1 == 0:
-                    prog += before[B_CARD + i]
-                    continue
-                if tab[TB.CARD_KIND + card] == TB.KIND_PAIR:
-                    got = R.pattern_progress(tab, card, view, 0)
-                else:
-                    fit = R.fits(tab, card, tile, h)
-                    w = i * TB.PATTERN_CELLS
-                    got = R.most_in_common(R.word_after(tab, card, 0, words[w], cell, fit),
-                                           R.word_after(tab, card, 1, words[w + 1], cell, fit),
-                                           R.word_after(tab, card, 2, words[w + 2], cell, fit),
-                                           R.word_after(tab, card, 3, words[w + 3], cell, fit))
-                if got >= tab[TB.CARD_NCELLS + card]:
-                    value = tab[TB.CARD_VALUE + card]
-                    obj += value
-                    view[S.V_DONE_N] += 1
-                    view[S.V_DONE_VALUES] |= np.int64(1) << value
-                else:
-                    prog += before[B_CARD_RATE + i] * got
-            prog -= before[B_PROGRESS]
-            feats[m, F_BOARD] = board
             feats[m, F_HEIGHT] = h
             feats[m, F_EMPTY] = 1.0 if h == 1 else 0.0
-        else:
+            n_tile += 1
+        elif move != R.MOVE_PASS:
             # Taking a card leaves the board and the held cards alone.
             q = move - R.MOVE_OBJECTIVE
             card = st[S.PILE + q * S.PILE_CAP + st[S.PILE_N + q] - 1]
             value = tab[TB.CARD_VALUE + card]
             got = R.pattern_progress(tab, card, st, b)
             if got >= tab[TB.CARD_NCELLS + card]:
-                obj = value
-                view[S.V_DONE_N] += 1
-                view[S.V_DONE_VALUES] |= np.int64(1) << value
+                feats[m, F_OBJ] = value
+                work[W_DONE_N + m] = 1
+                work[W_DONE_VALUES + m] = np.int64(1) << value
             else:
-                prog = value * got / tab[TB.CARD_NCELLS + card]
+                feats[m, F_PROGRESS] = value * got / tab[TB.CARD_NCELLS + card]
             feats[m, F_TAKE] = 1.0
             feats[m, F_VALUE] = value
             feats[m, F_LATE] = value * used
-        # Crowd-pleasers: none open is met before the move (it would have been claimed at
-        # the end of the seat's last turn), so one whose inputs the move leaves alone keeps
-        # its share.
-        crowd = 0.0
-        cprog = 0.0
-        for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
-            if st[S.CROWD_OWNER + k] >= 0:
+    return n_tile
+
+
+@njit(cache=True)
+def _held_cards(st, tab, b, n_tile, feats, before, work):
+    """Objectives completed and progress changed by the tile moves, held card by held card.
+
+    A card that neither the new tile nor the covered one can serve is unchanged; another
+    changes its placement words only through the move's cell.
+    """
+    for i in range(st[b + S.HELD_N]):
+        card = st[b + S.HELD + i]
+        tiles = tab[TB.CARD_TILES + card]
+        ncells = tab[TB.CARD_NCELLS + card]
+        value = tab[TB.CARD_VALUE + card]
+        share = before[B_CARD + i]
+        rate = before[B_CARD_RATE + i]
+        pair = tab[TB.CARD_KIND + card] == TB.KIND_PAIR
+        w = W_WORDS + i * TB.PATTERN_CELLS
+        for m in range(n_tile):
+            tile = work[W_TILE + m]
+            old = work[W_OLD + m]
+            served = tiles >> tile
+            if old >= 0:
+                served |= tiles >> old
+            if served & 1 == 0:
                 continue
-            cond = st[S.CROWD_COND + k]
-            if not (obj > 0 if R.on_objectives(tab, cond) else on_board):
-                cprog += before[B_TILE + k]
-                continue
-            got = R.crowd_measure(tab, cond, view, 0)
-            if got >= tab[TB.CROWD_COUNT + cond]:
-                crowd += tab[TB.CROWD_VALUE + cond]
+            cell = work[W_CELL + m]
+            if pair:
+                got = R.pair_after(tab, st, b, cell, tile)
             else:
-                cprog += before[B_TILE_RATE + k] * got
-        feats[m, F_OBJ] = obj
-        feats[m, F_CROWD] = crowd
-        feats[m, F_POINTS] = feats[m, F_BOARD] + obj + crowd
-        feats[m, F_PROGRESS] = prog
-        feats[m, F_CROWD_PROGRESS] = cprog - before[B_CROWD]
-        view[S.V_DONE_N] = st[b + S.V_DONE_N]
-        view[S.V_DONE_VALUES] = st[b + S.V_DONE_VALUES]
-        if on_board:
-            _restore_view(st, b, view, tab, old, tile, h)
+                fit = R.fits(tab, card, tile, work[W_HEIGHT + m])
+                got = R.most_in_common(R.word_after(tab, card, 0, work[w], cell, fit),
+                                       R.word_after(tab, card, 1, work[w + 1], cell, fit),
+                                       R.word_after(tab, card, 2, work[w + 2], cell, fit),
+                                       R.word_after(tab, card, 3, work[w + 3], cell, fit))
+            if got >= ncells:
+                feats[m, F_OBJ] += value
+                feats[m, F_PROGRESS] -= share
+                work[W_DONE_N + m] += 1
+                work[W_DONE_VALUES + m] |= np.int64(1) << value
+            else:
+                feats[m, F_PROGRESS] += rate * got - share
 
 
-@njit(cache=True, inline="always")
-def _restore_view(st, b, view, tab, old, tile, height):
-    """Undo place_on_view on the VIEW copy: only these entries moved."""
-    colour = tab[TB.TILE_COLOUR + tile]
-    design = tab[TB.TILE_DESIGN + tile]
-    view[S.V_COL + colour] = st[b + S.V_COL + colour]
-    view[S.V_N_COL + colour] = st[b + S.V_N_COL + colour]
-    view[S.V_DES + design] = st[b + S.V_DES + design]
-    view[S.V_N_DES + design] = st[b + S.V_N_DES + design]
-    if old >= 0:
-        colour = tab[TB.TILE_COLOUR + old]
-        design = tab[TB.TILE_DESIGN + old]
-        view[S.V_COL + colour] = st[b + S.V_COL + colour]
-        view[S.V_N_COL + colour] = st[b + S.V_N_COL + colour]
-        view[S.V_DES + design] = st[b + S.V_DES + design]
-        view[S.V_N_DES + design] = st[b + S.V_N_DES + design]
-    if height <= S.LEVELS:
-        view[S.V_LEVEL + height - 1] = st[b + S.V_LEVEL + height - 1]
-        view[S.V_N_LEVEL + height - 1] = st[b + S.V_N_LEVEL + height - 1]
+@njit(cache=True)
+def _crowd_pleasers(st, tab, b, n, n_tile, feats, before, work):
+    """Crowd-pleasers claimable and crowd progress changed, open tile by open tile. A tile
+    move changes the conditions on the board, a completion those on objectives."""
+    for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
+        if st[S.CROWD_OWNER + k] >= 0:
+            continue
+        cond = st[S.CROWD_COND + k]
+        if R.on_objectives(tab, cond):
+            _objective_condition(st, tab, b, cond, n, feats, before[B_TILE + k],
+                                 before[B_TILE_RATE + k], work)
+        else:
+            _board_condition(st, tab, b, cond, n_tile, feats, before[B_TILE + k],
+                             before[B_TILE_RATE + k], work)
+
+
+@njit(cache=True)
+def _claim_or_progress(feats, m, got, need, value, share, rate):
+    """Record crowd condition measure ``got`` after move m against its standing ``share``."""
+    if got >= need:
+        feats[m, F_CROWD] += value
+        feats[m, F_CROWD_PROGRESS] -= share
+    else:
+        feats[m, F_CROWD_PROGRESS] += rate * got - share
+
+
+@njit(cache=True)
+def _objective_condition(st, tab, b, cond, n, feats, share, rate, work):
+    """An open crowd-pleaser on completed objectives, over the moves that complete some."""
+    kind = tab[TB.CROWD_KIND + cond]
+    need = tab[TB.CROWD_COUNT + cond]
+    value = tab[TB.CROWD_VALUE + cond]
+    for m in range(n):
+        if work[W_DONE_N + m] == 0:
+            continue
+        if kind == TB.COND_COMPLETED:
+            got = st[b + S.V_DONE_N] + work[W_DONE_N + m]
+        else:
+            got = R.popcount(st[b + S.V_DONE_VALUES] | work[W_DONE_VALUES + m])
+        _claim_or_progress(feats, m, got, need, value, share, rate)
+
+
+@njit(cache=True)
+def _board_condition(st, tab, b, cond, n_tile, feats, share, rate, work):
+    """An open crowd-pleaser on the board, over the tile moves. Its measure after a move
+    follows from the seat's counts (VIEW) and what the move changes: the number that
+    rules.crowd_measure gives on the changed board, which the tests check."""
+    kind = tab[TB.CROWD_KIND + cond]
+    need = tab[TB.CROWD_COUNT + cond]
+    value = tab[TB.CROWD_VALUE + cond]
+    level = tab[TB.CROWD_LEVEL + cond] if kind == TB.COND_LEVEL else 1
+    at_level = st[b + S.V_N_LEVEL + level - 1]
+    for m in range(n_tile):
+        if kind == TB.COND_LEVEL or kind == TB.COND_FULL:
+            # A cell reaches the level when the move brings it there.
+            got = at_level + (1 if work[W_HEIGHT + m] == level else 0)
+        else:
+            tile = work[W_TILE + m]
+            old = work[W_OLD + m]
+            most_colour = 0
+            most_design = 0
+            colours = 0
+            designs = 0
+            for j in range(4):
+                c = st[b + S.V_N_COL + j]
+                d = st[b + S.V_N_DES + j]
+                c += 1 if tab[TB.TILE_COLOUR + tile] == j else 0
+                d += 1 if tab[TB.TILE_DESIGN + tile] == j else 0
+                if old >= 0:
+                    c -= 1 if tab[TB.TILE_COLOUR + old] == j else 0
+                    d -= 1 if tab[TB.TILE_DESIGN + old] == j else 0
+                most_colour = max(most_colour, c)
+                most_design = max(most_design, d)
+                colours += 1 if c > 0 else 0
+                designs += 1 if d > 0 else 0
+            if kind == TB.COND_COLOUR:
+                got = most_colour
+            elif kind == TB.COND_DESIGN:
+                got = most_design
+            else:  # COND_ALL
+                got = min(colours, designs)
+        _claim_or_progress(feats, m, got, need, value, share, rate)
 
 
 @njit(cache=True)

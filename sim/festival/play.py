@@ -31,12 +31,12 @@ def decide_turn(st, tab, p, bots, bot, rng, scratch):
     buffers of new_scratch.
     """
     selectors, params, weights = bots
-    moves, feats, scores, view, before, words = scratch
+    moves, feats, scores, before, work = scratch
     n = R.legal_moves(st, tab, p, moves)
     u1 = uniform(rng)
     u2 = uniform(rng)
     if selectors[bot] != RANDOM and n > 1:
-        F.turn_features(st, tab, p, moves, n, feats, view, before, words)
+        F.turn_features(st, tab, p, moves, n, feats, before, work)
     return moves[select(selectors, params, weights, bot, F.KIND_TURN, feats, scores, n, u1, u2)]
 
 
@@ -108,15 +108,14 @@ def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch, 
 
 @njit(cache=True)
 def new_scratch():
-    """A bot's work buffers: moves, their features, their scores, a VIEW copy, the seat's
-    standing before the move and its held cards' placement words (features.py)."""
+    """A bot's work buffers: moves, their features, their scores, the seat's standing
+    before the move and the feature passes' integers (features.py)."""
     return (
         np.zeros(R.MAX_MOVES, dtype=np.int64),
         np.zeros((R.MAX_MOVES, F.N_FEATURES)),
         np.zeros(R.MAX_MOVES),
-        np.zeros(S.VIEW_SIZE, dtype=np.int64),
         np.zeros(F.BEFORE_SIZE),
-        np.zeros(F.WORDS_SIZE, dtype=np.int64),
+        np.zeros(F.WORK_SIZE, dtype=np.int64),
     )
 
 

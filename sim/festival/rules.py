@@ -228,6 +228,16 @@ def pattern_progress(tab, card, v, o):
 
 
 @njit(cache=True)
+def pair_after(tab, st, b, cell, tile):
+    """pattern_progress of the identical-pair objective on the board of the seat at
+    ``st[b:]`` once ``tile`` shows on ``cell``, for a board without an identical pair: 2
+    when another cell shows the same tile, else 1."""
+    same = (st[b + S.V_COL + tab[TB.TILE_COLOUR + tile]]
+            & st[b + S.V_DES + tab[TB.TILE_DESIGN + tile]] & ~bit(cell))
+    return 2 if same != 0 else 1
+
+
+@njit(cache=True)
 def pattern_met(tab, card, v, o):
     """Whether ``card`` is met on view ``v[o:]``: pattern_progress == cells, but cheaper: the
     words of all its cells share a placement, and the first word without one ends the
