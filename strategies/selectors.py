@@ -16,7 +16,7 @@ SOFTMAX = 3  # probability proportional to exp(score / param)
 NAMES = ("random", "greedy", "epsilon", "softmax")
 
 
-@njit(cache=True)
+@njit
 def _greedy(scores, n, u):
     """A best move (within 1e-9 of the top score), ties broken by ``u``."""
     best = scores[0]
@@ -35,7 +35,7 @@ def _greedy(scores, n, u):
     return n - 1
 
 
-@njit(cache=True)
+@njit
 def _softmax(scores, n, temperature, u):
     top = -np.inf
     for m in range(n):
@@ -51,13 +51,13 @@ def _softmax(scores, n, temperature, u):
     return n - 1
 
 
-@njit(cache=True)
+@njit
 def uniform_pick(n, u):
     """The RANDOM selector: index of one of ``n`` moves, uniform for ``u`` in [0, 1)."""
     return int(u * n)
 
 
-@njit(cache=True)
+@njit
 def select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2):
     """Index of the move that bot ``bot`` chooses among ``n`` at a ``kind`` decision.
 

@@ -24,7 +24,7 @@ _U9 = np.uint64(9)
 _TWO_POW_M53 = 1.0 / 9007199254740992.0
 
 
-@njit(cache=True)
+@njit
 def splitmix64_mix(z: np.uint64) -> np.uint64:
     """The splitmix64 finaliser (Stafford variant 13)."""
     z = (z ^ (z >> _U30)) * _MIX1
@@ -32,19 +32,19 @@ def splitmix64_mix(z: np.uint64) -> np.uint64:
     return z ^ (z >> _U31)
 
 
-@njit(cache=True)
+@njit
 def splitmix64_next(state: np.ndarray) -> np.uint64:
     """One splitmix64 output; ``state`` is a ``uint64[1]`` counter advanced in place."""
     state[0] = state[0] + _GOLDEN
     return splitmix64_mix(state[0])
 
 
-@njit(cache=True)
+@njit
 def _rotl(x: np.uint64, k: np.uint64) -> np.uint64:
     return (x << k) | (x >> (np.uint64(64) - k))
 
 
-@njit(cache=True)
+@njit
 def next_u64(s: np.ndarray) -> np.uint64:
     """One xoshiro256** output (Blackman and Vigna's reference algorithm)."""
     result = _rotl(s[1] * _U5, np.uint64(7)) * _U9
@@ -58,7 +58,7 @@ def next_u64(s: np.ndarray) -> np.uint64:
     return result
 
 
-@njit(cache=True)
+@njit(cache=True)  # called from Python: an entry point
 def seed_game(s: np.ndarray, master_seed: np.int64, game_index: np.int64) -> None:
     """Seed ``s`` (uint64[4]) with the stream of game ``game_index`` of ``master_seed``.
 
@@ -73,20 +73,20 @@ def seed_game(s: np.ndarray, master_seed: np.int64, game_index: np.int64) -> Non
         s[k] = splitmix64_mix(counter)
 
 
-@njit(cache=True)
+@njit
 def randint(s: np.ndarray, n: np.int64) -> np.int64:
     """Uniform integer in [0, n) from the top 53 bits (bias below n / 2**53)."""
     u = np.float64(next_u64(s) >> _U11) * _TWO_POW_M53
     return np.int64(u * n)
 
 
-@njit(cache=True)
+@njit
 def uniform(s: np.ndarray) -> np.float64:
     """Uniform float in [0, 1)."""
     return np.float64(next_u64(s) >> _U11) * _TWO_POW_M53
 
 
-@njit(cache=True)
+@njit
 def shuffle(s: np.ndarray, a: np.ndarray, start: np.int64, n: np.int64) -> None:
     """Fisher-Yates shuffle of ``a[start:start + n]`` in place."""
     for i in range(n - 1, 0, -1):

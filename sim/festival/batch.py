@@ -25,7 +25,7 @@ NS = len(SEAT_FIELDS)
 NG = len(GAME_FIELDS)
 
 
-@njit(cache=True)
+@njit
 def record(st, tab, g, seat_out, win_out, game_out, scores, parts, wins, ranks, rotate,
            game_index, bad):
     """Write game g's results (scores, tie-breaks, setup, end) into the output arrays."""

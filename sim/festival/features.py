@@ -71,7 +71,7 @@ W_DONE_VALUES = W_DONE_N + R.MAX_MOVES
 WORK_SIZE = W_DONE_VALUES + R.MAX_MOVES
 
 
-@njit(cache=True)
+@njit
 def _remember(tab, st, b, before, work):
     """Fill ``before`` with the seat's current standing (no held card and no open crowd tile
     is met now) and ``work`` with the held cards' placement words."""
@@ -93,7 +93,7 @@ def _remember(tab, st, b, before, work):
             before[B_TILE + k] = before[B_TILE_RATE + k] * min(got, tab[TB.CROWD_COUNT + cond])
 
 
-@njit(cache=True)
+@njit
 def turn_features(st, tab, p, moves, n, feats, before, work):
     """Fill ``feats[:n]`` for seat p's legal ``moves``.
 
@@ -111,7 +111,7 @@ def turn_features(st, tab, p, moves, n, feats, before, work):
         feats[m, F_POINTS] = feats[m, F_BOARD] + feats[m, F_OBJ] + feats[m, F_CROWD]
 
 
-@njit(cache=True)
+@njit
 def _describe_moves(st, tab, p, b, moves, n, feats, work):
     """Each move as it touches the board (work), the features that need no held card or
     crowd-pleaser, and the objective moves' own card. Returns the count of tile moves
@@ -162,7 +162,7 @@ def _describe_moves(st, tab, p, b, moves, n, feats, work):
     return n_tile
 
 
-@njit(cache=True)
+@njit
 def _held_cards(st, tab, b, n_tile, feats, before, work):
     """Objectives completed and progress changed by the tile moves, held card by held card.
 
@@ -204,7 +204,7 @@ def _held_cards(st, tab, b, n_tile, feats, before, work):
                 feats[m, F_PROGRESS] += rate * got - share
 
 
-@njit(cache=True)
+@njit
 def _crowd_pleasers(st, tab, b, n, n_tile, feats, before, work):
     """Crowd-pleasers claimable and crowd progress changed, open tile by open tile. A tile
     move changes the conditions on the board, a completion those on objectives."""
@@ -220,7 +220,7 @@ def _crowd_pleasers(st, tab, b, n, n_tile, feats, before, work):
                              before[B_TILE_RATE + k], work)
 
 
-@njit(cache=True)
+@njit
 def _claim_or_progress(feats, m, got, need, value, share, rate):
     """Record crowd condition measure ``got`` after move m against its standing ``share``."""
     if got >= need:
@@ -230,7 +230,7 @@ def _claim_or_progress(feats, m, got, need, value, share, rate):
         feats[m, F_CROWD_PROGRESS] += rate * got - share
 
 
-@njit(cache=True)
+@njit
 def _objective_condition(st, tab, b, cond, n, feats, share, rate, work):
     """An open crowd-pleaser on completed objectives, over the moves that complete some."""
     kind = tab[TB.CROWD_KIND + cond]
@@ -246,7 +246,7 @@ def _objective_condition(st, tab, b, cond, n, feats, share, rate, work):
         _claim_or_progress(feats, m, got, need, value, share, rate)
 
 
-@njit(cache=True)
+@njit
 def _board_condition(st, tab, b, cond, n_tile, feats, share, rate, work):
     """An open crowd-pleaser on the board, over the tile moves. Its measure after a move
     follows from the seat's counts (VIEW) and what the move changes: the number that
@@ -288,7 +288,7 @@ def _board_condition(st, tab, b, cond, n_tile, feats, share, rate, work):
         _claim_or_progress(feats, m, got, need, value, share, rate)
 
 
-@njit(cache=True)
+@njit
 def start_features(st, tab, p, side_a, side_b, feats):
     """Features of the two sides of seat p's starting objective."""
     b = S.SEAT + p * S.SEAT_SIZE

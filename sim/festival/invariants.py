@@ -21,7 +21,7 @@ CODES = {
 }
 
 
-@njit(cache=True)
+@njit
 def check_state(st, tab):
     n = st[S.N_PLAYERS]
     tiles = tab[TB.PARAMS + S.P_TILES_PER_PLAYER]

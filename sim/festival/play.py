@@ -17,13 +17,13 @@ from sim.festival.invariants import check_state
 from strategies.selectors import RANDOM, select, uniform_pick
 
 
-@njit(cache=True)
+@njit(cache=True)  # called from Python: an entry point
 def bot_of(seat, game_index, n_players, rotate):
     """Bot slot playing ``seat``: with rotation, game i moves every bot i seats on."""
     return (seat + game_index) % n_players if rotate else seat
 
 
-@njit(cache=True)
+@njit
 def decide_turn(st, tab, p, bots, bot, rng, scratch):
     """Seat p's move this turn, chosen by bot ``bot`` from public information only.
 
@@ -40,7 +40,7 @@ def decide_turn(st, tab, p, bots, bot, rng, scratch):
     return moves[select(selectors, params, weights, bot, F.KIND_TURN, feats, scores, n, u1, u2)]
 
 
-@njit(cache=True)
+@njit
 def random_turn(st, tab, p, moves, rng):
     """decide_turn for a random bot, the same move from the same stream, with few arguments:
     each array argument of a compiled call costs a dozen words on the stack."""
@@ -50,7 +50,7 @@ def random_turn(st, tab, p, moves, rng):
     return moves[uniform_pick(n, u1)]
 
 
-@njit(cache=True)
+@njit
 def decide_start(st, tab, p, bots, bot, rng, scratch):
     """Card index of the starting-objective side that seat p keeps."""
     selectors, params, weights = bots
@@ -106,7 +106,7 @@ def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch, 
     return nlog, bad
 
 
-@njit(cache=True)
+@njit(cache=True)  # called from Python: an entry point
 def new_scratch():
     """A bot's work buffers: moves, their features, their scores, the seat's standing
     before the move and the feature passes' integers (features.py)."""

@@ -40,13 +40,13 @@ LOG_CROWD_SETUP = 8  # a crowd tile, b condition
 LOG_COLS = 6
 
 
-@njit(cache=True)
+@njit
 def bit(cell):
     """The mask of board cell ``cell`` alone."""
     return np.int64(1) << cell
 
 
-@njit(cache=True)
+@njit
 def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -54,7 +54,7 @@ def popcount(x):
     return (x * 0x0101010101010101) >> 56
 
 
-@njit(cache=True)
+@njit
 def log_event(log, nlog, kind, seat, a, b, c, d):
     """Append one event when logging is on (log has rows); returns the new length."""
     if log.shape[0] == 0 or nlog >= log.shape[0]:
@@ -71,7 +71,7 @@ def log_event(log, nlog, kind, seat, a, b, c, d):
 # ---------------------------------------------------------------- setup
 
 
-@njit(cache=True)
+@njit
 def setup(st, tab, n_players, rng):
     """Deal a game: boards, tile stacks, objective piles, crowd-pleaser sides.
 
@@ -126,7 +126,7 @@ def setup(st, tab, n_players, rng):
         st[S.CROWD_COND + k] = tab[TB.CROWD_SIDES + k * 2 + randint(rng, 2)]
 
 
-@njit(cache=True)
+@njit
 def choose_start_side(st, tab, p, card):
     """Seat p keeps ``card`` (one side of its colour's starting objective) as uncompleted."""
     b = S.SEAT + p * S.SEAT_SIZE
@@ -146,14 +146,14 @@ def choose_start_side(st, tab, p, card):
 # (a 9-bit mask) in two halves (data.py), so a match costs a few loads and no loop.
 
 
-@njit(cache=True)
+@njit
 def cell_mask(tab, card, i, v, o):
     """Cells of view ``v[o:]`` satisfying pattern cell i of ``card`` (0 past the last cell)."""
     k = TB.CARD_SEL + (card * TB.PATTERN_CELLS + i) * 3
     return v[o + tab[k]] & v[o + tab[k + 1]] & v[o + tab[k + 2]]
 
 
-@njit(cache=True)
+@njit
 def _word(tab, card, i, m):
     """Placements of ``card`` whose pattern cell i lies on a cell of board mask ``m``."""
     k = TB.CARD_WORDS + (card * TB.PATTERN_CELLS + i) * TB.WORD_LOOKUP
@@ -161,7 +161,7 @@ def _word(tab, card, i, m):
     return tab[k + low] | tab[k + (1 << TB.LOW_CELLS) + (m >> TB.LOW_CELLS)]
 
 
-@njit(cache=True)
+@njit
 def most_in_common(w0, w1, w2, w3):
     """The most of four words that share one bit (0..4), by bit-sliced sums per bit."""
     s0 = w0 ^ w1
@@ -183,7 +183,7 @@ def most_in_common(w0, w1, w2, w3):
     return 1 if s0 != 0 else 0
 
 
-@njit(cache=True)
+@njit
 def card_words(tab, card, v, o):
     """The four placement words of ``card`` on view ``v[o:]`` (0 past the last cell)."""
     return (_word(tab, card, 0, cell_mask(tab, card, 0, v, o)),
@@ -192,7 +192,7 @@ def card_words(tab, card, v, o):
             _word(tab, card, 3, cell_mask(tab, card, 3, v, o)))
 
 
-@njit(cache=True)
+@njit
 def fits(tab, card, tile, height):
     """Pattern cells of ``card`` (bit i for cell i) that ``tile`` visible at ``height``
     satisfies."""
@@ -202,7 +202,7 @@ def fits(tab, card, tile, height):
     return cells
 
 
-@njit(cache=True)
+@njit
 def word_after(tab, card, i, word, cell, cells):
     """Word i of ``card`` after ``cell`` shows a tile satisfying pattern ``cells`` (fits):
     a tile placed changes a word only in the placements through its cell."""
@@ -210,7 +210,7 @@ def word_after(tab, card, i, word, cell, cells):
     return (word & ~place) | (place & -((cells >> i) & 1))
 
 
-@njit(cache=True)
+@njit
 def pattern_progress(tab, card, v, o):
     """Most cells of ``card``'s pattern satisfied at one placement (any rotation).
 
@@ -227,7 +227,7 @@ def pattern_progress(tab, card, v, o):
     return most_in_common(w0, w1, w2, w3)
 
 
-@njit(cache=True)
+@njit
 def pair_after(tab, st, b, cell, tile):
     """pattern_progress of the identical-pair objective on the board of the seat at
     ``st[b:]`` once ``tile`` shows on ``cell``, for a board without an identical pair: 2
@@ -237,7 +237,7 @@ def pair_after(tab, st, b, cell, tile):
     return 2 if same != 0 else 1
 
 
-@njit(cache=True)
+@njit
 def pattern_met(tab, card, v, o):
     """Whether ``card`` is met on view ``v[o:]``: pattern_progress == cells, but cheaper: the
     words of all its cells share a placement, and the first word without one ends the
@@ -252,18 +252,18 @@ def pattern_met(tab, card, v, o):
     return common != 0
 
 
-@njit(cache=True)
+@njit
 def _most(v, o, first):
     return max(max(v[o + first], v[o + first + 1]), max(v[o + first + 2], v[o + first + 3]))
 
 
-@njit(cache=True)
+@njit
 def _distinct(v, o, first):
     return (int(v[o + first] > 0) + int(v[o + first + 1] > 0) + int(v[o + first + 2] > 0)
             + int(v[o + first + 3] > 0))
 
 
-@njit(cache=True)
+@njit
 def crowd_measure(tab, cond, v, o):
     """How far view ``v[o:]`` is towards crowd condition ``cond``, on the scale of its count."""
     kind = tab[TB.CROWD_KIND + cond]
@@ -282,7 +282,7 @@ def crowd_measure(tab, cond, v, o):
     return min(_distinct(v, o, S.V_N_COL), _distinct(v, o, S.V_N_DES))  # COND_ALL
 
 
-@njit(cache=True)
+@njit
 def on_objectives(tab, cond):
     """Whether crowd condition ``cond`` counts completed objectives (else it looks at the
     board): only a completion, or only a tile, can change whether it is met."""
@@ -290,12 +290,12 @@ def on_objectives(tab, cond):
     return kind == COND_DISTINCT_VALUES or kind == COND_COMPLETED
 
 
-@njit(cache=True)
+@njit
 def crowd_met(tab, cond, v, o):
     return crowd_measure(tab, cond, v, o) >= tab[TB.CROWD_COUNT + cond]
 
 
-@njit(cache=True)
+@njit
 def place_on_view(tab, v, o, cell, old_tile, tile, new_height):
     """Update view masks for ``tile`` placed on ``cell`` over ``old_tile`` (-1: empty)."""
     m = bit(cell)
@@ -317,7 +317,7 @@ def place_on_view(tab, v, o, cell, old_tile, tile, new_height):
         v[o + S.V_N_LEVEL + new_height - 1] += 1
 
 
-@njit(cache=True)
+@njit
 def tile_points(tab, colour, design, tile, height):
     """Board points of a visible ``tile`` at ``height`` for a board (colour, design)."""
     if tile < 0:
@@ -333,7 +333,7 @@ def tile_points(tab, colour, design, tile, height):
 # ---------------------------------------------------------------- moves
 
 
-@njit(cache=True)
+@njit
 def stack_of(st, p, side):
     """Draw stack on seat p's left (side 0, its own) or right (side 1)."""
     if side == 0:
@@ -341,13 +341,13 @@ def stack_of(st, p, side):
     return p - 1 if p > 0 else st[S.N_PLAYERS] - 1
 
 
-@njit(cache=True)
+@njit
 def top_tile(st, s):
     k = st[S.STACK_N + s]
     return st[S.STACK + s * S.STACK_CAP + k - 1] if k > 0 else -1
 
 
-@njit(cache=True)
+@njit
 def legal_moves(st, tab, p, moves):
     """Write seat p's legal moves into ``moves``; returns how many."""
     n = 0
@@ -368,7 +368,7 @@ def legal_moves(st, tab, p, moves):
     return n
 
 
-@njit(cache=True)
+@njit
 def apply_move(st, tab, p, move, log, nlog):
     """Seat p's action. Returns (log length, tile placed or -1)."""
     b = S.SEAT + p * S.SEAT_SIZE
@@ -397,7 +397,7 @@ def apply_move(st, tab, p, move, log, nlog):
     return log_event(log, nlog, LOG_TILE, p, s, tile, cell, h), tile
 
 
-@njit(cache=True)
+@njit
 def end_of_turn(st, tab, p, placed, log, nlog):
     """Step 2 of a turn: complete every met objective, then claim every met crowd-pleaser.
 
@@ -442,7 +442,7 @@ def end_of_turn(st, tab, p, placed, log, nlog):
     return nlog
 
 
-@njit(cache=True)
+@njit
 def advance(st, tab, p, log, nlog):
     """End trigger and turn order after seat p's turn. Returns the log length."""
     n = st[S.N_PLAYERS]
@@ -469,7 +469,7 @@ def advance(st, tab, p, log, nlog):
 # ---------------------------------------------------------------- scoring
 
 
-@njit(cache=True)
+@njit
 def board_points(st, tab, p):
     """(colour points, design points) of seat p's visible tiles."""
     b = S.SEAT + p * S.SEAT_SIZE
@@ -488,7 +488,7 @@ def board_points(st, tab, p):
     return pc, pd
 
 
-@njit(cache=True)
+@njit(cache=True)  # called from Python: an entry point
 def final_scores(st, tab, scores, parts, wins, ranks):
     """Scores by source (objectives, crowd, colour, design), win shares and ranks.
 
