@@ -32,21 +32,23 @@ def decide_turn(st, tab, p, bots, bot, rng, scratch):
     """
     selectors, params, weights = bots
     moves, feats, scores, before, work = scratch
+    if selectors[bot] == RANDOM:
+        return random_turn(st, tab, p, moves, rng)
     n = R.legal_moves(st, tab, p, moves)
     u1 = uniform(rng)
     u2 = uniform(rng)
-    if selectors[bot] != RANDOM and n > 1:
+    if n > 1:
         F.turn_features(st, tab, p, moves, n, feats, before, work)
     return moves[select(selectors, params, weights, bot, F.KIND_TURN, feats, scores, n, u1, u2)]
 
 
 @njit
 def random_turn(st, tab, p, moves, rng):
-    """decide_turn for a random bot, the same move from the same stream, with few arguments:
-    each array argument of a compiled call costs a dozen words on the stack."""
+    """A random bot's move, uniform over seat p's legal moves. Like every turn decision it
+    draws two numbers, so the stream of a game does not depend on which bots play it."""
     n = R.legal_moves(st, tab, p, moves)
     u1 = uniform(rng)
-    uniform(rng)  # decide_turn's second number, drawn to keep the stream
+    uniform(rng)
     return moves[uniform_pick(n, u1)]
 
 
@@ -94,6 +96,8 @@ def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch, 
     while st[S.OVER] == 0:
         p = st[S.CURRENT]
         bot = first + p if first + p < n_players else first + p - n_players
+        # decide_turn's own first step for a random bot, called directly: each array argument
+        # of a compiled call costs a dozen words on the stack, more than a random turn.
         if bots[0][bot] == RANDOM:
             move = random_turn(st, tab, p, scratch[0], rng)
         else:
