@@ -226,7 +226,7 @@ def test_each_crowd_pleaser_condition_met_and_narrowly_not(position, cond):
     label = pos.d.crowd[cond]
 
     def check():
-        return bool(R.crowd_met(pos.tab, cond, pos.st, b))
+        return bool(R.crowd_measure(pos.tab, cond, pos.st, b) >= pos.d.tables.crowd_count[cond])
 
     for meets in (True, False):
         pos.clear(0)

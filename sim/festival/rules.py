@@ -291,33 +291,6 @@ def on_objectives(tab, cond):
 
 
 @njit
-def crowd_met(tab, cond, v, o):
-    return crowd_measure(tab, cond, v, o) >= tab[TB.CROWD_COUNT + cond]
-
-
-@njit
-def place_on_view(tab, v, o, cell, old_tile, tile, new_height):
-    """Update view masks for ``tile`` placed on ``cell`` over ``old_tile`` (-1: empty)."""
-    m = bit(cell)
-    if old_tile >= 0:
-        colour = tab[TB.TILE_COLOUR + old_tile]
-        design = tab[TB.TILE_DESIGN + old_tile]
-        v[o + S.V_COL + colour] &= ~m
-        v[o + S.V_DES + design] &= ~m
-        v[o + S.V_N_COL + colour] -= 1
-        v[o + S.V_N_DES + design] -= 1
-    colour = tab[TB.TILE_COLOUR + tile]
-    design = tab[TB.TILE_DESIGN + tile]
-    v[o + S.V_COL + colour] |= m
-    v[o + S.V_DES + design] |= m
-    v[o + S.V_N_COL + colour] += 1
-    v[o + S.V_N_DES + design] += 1
-    if new_height <= S.LEVELS:
-        v[o + S.V_LEVEL + new_height - 1] |= m
-        v[o + S.V_N_LEVEL + new_height - 1] += 1
-
-
-@njit
 def tile_points(tab, colour, design, tile, height):
     """Board points of a visible ``tile`` at ``height`` for a board (colour, design)."""
     if tile < 0:
@@ -392,7 +365,25 @@ def apply_move(st, tab, p, move, log, nlog):
     h = st[b + S.HEIGHT + cell] + 1
     st[b + S.HEIGHT + cell] = h
     st[b + S.TOP + cell] = tile
-    place_on_view(tab, st, b, cell, old, tile, h)
+    # The view: the covered tile leaves its colour and design, the new one joins its own, and
+    # the cell reaches level h.
+    m = bit(cell)
+    if old >= 0:
+        colour = tab[TB.TILE_COLOUR + old]
+        design = tab[TB.TILE_DESIGN + old]
+        st[b + S.V_COL + colour] &= ~m
+        st[b + S.V_DES + design] &= ~m
+        st[b + S.V_N_COL + colour] -= 1
+        st[b + S.V_N_DES + design] -= 1
+    colour = tab[TB.TILE_COLOUR + tile]
+    design = tab[TB.TILE_DESIGN + tile]
+    st[b + S.V_COL + colour] |= m
+    st[b + S.V_DES + design] |= m
+    st[b + S.V_N_COL + colour] += 1
+    st[b + S.V_N_DES + design] += 1
+    if h <= S.LEVELS:
+        st[b + S.V_LEVEL + h - 1] |= m
+        st[b + S.V_N_LEVEL + h - 1] += 1
     st[b + S.TILES_TAKEN] += 1
     return log_event(log, nlog, LOG_TILE, p, s, tile, cell, h), tile
 
@@ -433,7 +424,7 @@ def end_of_turn(st, tab, p, placed, log, nlog):
         if st[S.CROWD_OWNER + k] < 0:
             cond = st[S.CROWD_COND + k]
             changed = completed if on_objectives(tab, cond) else placed >= 0
-            if changed and crowd_met(tab, cond, st, b):
+            if changed and crowd_measure(tab, cond, st, b) >= tab[TB.CROWD_COUNT + cond]:
                 st[S.CROWD_OWNER + k] = p
                 st[b + S.CROWD_N] += 1
                 st[b + S.CROWD_POINTS] += tab[TB.CROWD_VALUE + cond]
