@@ -178,6 +178,7 @@ def _held_cards(st, tab, b, n_tile, feats, before, work):
         rate = before[B_CARD_RATE + i]
         pair = tab[TB.CARD_KIND + card] == TB.KIND_PAIR
         w = W_WORDS + i * TB.PATTERN_CELLS
+        w0, w1, w2, w3 = work[w], work[w + 1], work[w + 2], work[w + 3]
         for m in range(n_tile):
             tile = work[W_TILE + m]
             old = work[W_OLD + m]
@@ -191,10 +192,10 @@ def _held_cards(st, tab, b, n_tile, feats, before, work):
                 got = R.pair_after(tab, st, b, cell, tile)
             else:
                 fit = R.fits(tab, card, tile, work[W_HEIGHT + m])
-                got = R.most_in_common(R.word_after(tab, card, 0, work[w], cell, fit),
-                                       R.word_after(tab, card, 1, work[w + 1], cell, fit),
-                                       R.word_after(tab, card, 2, work[w + 2], cell, fit),
-                                       R.word_after(tab, card, 3, work[w + 3], cell, fit))
+                got = R.most_in_common(R.word_after(tab, card, 0, w0, cell, fit),
+                                       R.word_after(tab, card, 1, w1, cell, fit),
+                                       R.word_after(tab, card, 2, w2, cell, fit),
+                                       R.word_after(tab, card, 3, w3, cell, fit))
             if got >= ncells:
                 feats[m, F_OBJ] += value
                 feats[m, F_PROGRESS] -= share
@@ -256,6 +257,11 @@ def _board_condition(st, tab, b, cond, n_tile, feats, share, rate, work):
     value = tab[TB.CROWD_VALUE + cond]
     level = tab[TB.CROWD_LEVEL + cond] if kind == TB.COND_LEVEL else 1
     at_level = st[b + S.V_N_LEVEL + level - 1]
+    # The colour and design counts, held in registers across the moves.
+    c0, c1, c2, c3 = (st[b + S.V_N_COL], st[b + S.V_N_COL + 1], st[b + S.V_N_COL + 2],
+                      st[b + S.V_N_COL + 3])
+    d0, d1, d2, d3 = (st[b + S.V_N_DES], st[b + S.V_N_DES + 1], st[b + S.V_N_DES + 2],
+                      st[b + S.V_N_DES + 3])
     for m in range(n_tile):
         if kind == TB.COND_LEVEL or kind == TB.COND_FULL:
             # A cell reaches the level when the move brings it there.
@@ -263,22 +269,12 @@ def _board_condition(st, tab, b, cond, n_tile, feats, share, rate, work):
         else:
             tile = work[W_TILE + m]
             old = work[W_OLD + m]
-            most_colour = 0
-            most_design = 0
-            colours = 0
-            designs = 0
-            for j in range(4):
-                c = st[b + S.V_N_COL + j]
-                d = st[b + S.V_N_DES + j]
-                c += 1 if tab[TB.TILE_COLOUR + tile] == j else 0
-                d += 1 if tab[TB.TILE_DESIGN + tile] == j else 0
-                if old >= 0:
-                    c -= 1 if tab[TB.TILE_COLOUR + old] == j else 0
-                    d -= 1 if tab[TB.TILE_DESIGN + old] == j else 0
-                most_colour = max(most_colour, c)
-                most_design = max(most_design, d)
-                colours += 1 if c > 0 else 0
-                designs += 1 if d > 0 else 0
+            gone_colour = tab[TB.TILE_COLOUR + old] if old >= 0 else -1
+            gone_design = tab[TB.TILE_DESIGN + old] if old >= 0 else -1
+            most_colour, colours = _counts_after(c0, c1, c2, c3, tab[TB.TILE_COLOUR + tile],
+                                                 gone_colour)
+            most_design, designs = _counts_after(d0, d1, d2, d3, tab[TB.TILE_DESIGN + tile],
+                                                 gone_design)
             if kind == TB.COND_COLOUR:
                 got = most_colour
             elif kind == TB.COND_DESIGN:
@@ -286,6 +282,17 @@ def _board_condition(st, tab, b, cond, n_tile, feats, share, rate, work):
             else:  # COND_ALL
                 got = min(colours, designs)
         _claim_or_progress(feats, m, got, need, value, share, rate)
+
+
+@njit
+def _counts_after(n0, n1, n2, n3, gained, lost):
+    """(largest, non-zero) of four counts after count ``gained`` rises by one and count
+    ``lost`` (-1: none) falls by one."""
+    n0 += (gained == 0) - (lost == 0)
+    n1 += (gained == 1) - (lost == 1)
+    n2 += (gained == 2) - (lost == 2)
+    n3 += (gained == 3) - (lost == 3)
+    return max(max(n0, n1), max(n2, n3)), (n0 > 0) + (n1 > 0) + (n2 > 0) + (n3 > 0)
 
 
 @njit
