@@ -288,11 +288,11 @@ def _board_condition(st, tab, b, cond, n_tile, feats, share, rate, work):
 def _counts_after(n0, n1, n2, n3, gained, lost):
     """(largest, non-zero) of four counts after count ``gained`` rises by one and count
     ``lost`` (-1: none) falls by one."""
-    n0 += (gained == 0) - (lost == 0)
-    n1 += (gained == 1) - (lost == 1)
-    n2 += (gained == 2) - (lost == 2)
-    n3 += (gained == 3) - (lost == 3)
-    return max(max(n0, n1), max(n2, n3)), (n0 > 0) + (n1 > 0) + (n2 > 0) + (n3 > 0)
+    n0 += int(gained == 0) - int(lost == 0)
+    n1 += int(gained == 1) - int(lost == 1)
+    n2 += int(gained == 2) - int(lost == 2)
+    n3 += int(gained == 3) - int(lost == 3)
+    return max(max(n0, n1), max(n2, n3)), int(n0 > 0) + int(n1 > 0) + int(n2 > 0) + int(n3 > 0)
 
 
 @njit
