@@ -25,11 +25,11 @@ from sim.festival.tables import (
     LOW_CELLS,
     MAX_CARDS,
     MAX_CROWD,
+    PATTERN_CELLS,
     WORD_LOOKUP,
     pack,
 )
 
-MAX_PATTERN_CELLS = 4
 ROTATIONS = 4
 
 
@@ -95,8 +95,8 @@ def _parse_cells(row, colours: list[str], designs: list[str]) -> list[tuple[int,
         colour = ANY if bits[2] == "any" else colours.index(bits[2])
         design = ANY if bits[3] == "any" else designs.index(bits[3])
         cells.append((r, c, colour, design, int(len(bits) == 5)))
-    if not 1 <= len(cells) <= MAX_PATTERN_CELLS:
-        raise row.fail("cells", f"a pattern has 1 to {MAX_PATTERN_CELLS} cells")
+    if not 1 <= len(cells) <= PATTERN_CELLS:
+        raise row.fail("cells", f"a pattern has 1 to {PATTERN_CELLS} cells")
     if len({(r, c) for r, c, *_ in cells}) != len(cells):
         raise row.fail("cells", "two cells share a position")
     return cells
@@ -106,7 +106,7 @@ def _compile_shape(cells) -> np.ndarray:
     """Placement words of a pattern, place[c, i]: bit 9 * r + a is set when the pattern's
     r-th distinct 90-degree rotation, with its first cell on board cell a, lies wholly on
     the board and puts pattern cell i on board cell c (at most 4 x 9 = 36 placements)."""
-    place = np.zeros((S.CELLS, MAX_PATTERN_CELLS), dtype=np.int64)
+    place = np.zeros((S.CELLS, PATTERN_CELLS), dtype=np.int64)
     seen = []
     n = 0
     r0, c0 = cells[0][0], cells[0][1]
@@ -141,10 +141,10 @@ def _read_cards(rows, colours, designs, id_field: str) -> dict[str, list]:
             raise row.fail(id_field, f"'{name}' appears twice")
         kind = KINDS.index(row.choice("kind", KINDS)) if "kind" in row else KIND_SHAPE
         value = row.integer("value", low=0, high=62)
-        req = np.full((MAX_PATTERN_CELLS, 3), ANY, dtype=np.int64)
+        req = np.full((PATTERN_CELLS, 3), ANY, dtype=np.int64)
         req[:, 2] = 0
-        pos = np.zeros((MAX_PATTERN_CELLS, 2), dtype=np.int64)
-        place = np.zeros((S.CELLS, MAX_PATTERN_CELLS), dtype=np.int64)
+        pos = np.zeros((PATTERN_CELLS, 2), dtype=np.int64)
+        place = np.zeros((S.CELLS, PATTERN_CELLS), dtype=np.int64)
         if kind == KIND_SHAPE:
             cells = _parse_cells(row, colours, designs)
             for i, (r, c, colour, design, stacked) in enumerate(cells):
@@ -300,7 +300,7 @@ def load(folder: str | Path | None = None) -> FestivalData:
         card_sel=_selectors(req, ncells, kinds),
         card_words=i64([_lookup(place) for place in cards["place"]]),
         card_fits=fits,
-        card_stacked=(req[:, :, 2] << np.arange(MAX_PATTERN_CELLS)).sum(axis=1),
+        card_stacked=(req[:, :, 2] << np.arange(PATTERN_CELLS)).sum(axis=1),
         # The pair objective can use any tile.
         card_tiles=np.where(kinds == KIND_SHAPE, (fits != 0) @ (1 << np.arange(len(tiles))),
                             (1 << len(tiles)) - 1),
@@ -329,7 +329,7 @@ def _lookup(place: np.ndarray) -> np.ndarray:
     """Placement words by board mask, in two halves: entry [i, m] for m < 32 is the word of
     pattern cell i when the cells satisfying it among 0..4 are the bits of m; entry
     [i, 32 + m] the same for cells 5..8. A word is the OR of its two halves."""
-    out = np.zeros((MAX_PATTERN_CELLS, WORD_LOOKUP), dtype=np.int64)
+    out = np.zeros((PATTERN_CELLS, WORD_LOOKUP), dtype=np.int64)
     for first, count, at in ((0, LOW_CELLS, 0), (LOW_CELLS, S.CELLS - LOW_CELLS, 1 << LOW_CELLS)):
         for m in range(1 << count):
             for c in range(count):
