@@ -77,3 +77,30 @@ def test_progress_features_are_the_change_of_standing(position):
             assert abs(pos.feats[m, F.F_CROWD_PROGRESS] - (crowd_after - crowd)) < 1e-9
             checked += 1
     assert checked > 400
+
+
+def test_pair_objective_features_against_the_rules(position):
+    """Seat 0 holds the identical-pair objective and its own stack shows a tile that is on
+    its board already: covering that tile completes nothing, a tile anywhere else completes
+    the pair (few random positions hold the pair card, so this one is built by hand)."""
+    pos = position(n_players=2)
+    pos.clear(0)
+    pos.put(0, 0, "red", "D2")
+    pos.put(0, 4, "blue", "D3")
+    pos.hold(0, "pair-1")
+    stack = pos.st[S.STACK : S.STACK + pos.st[S.STACK_N]]
+    top = int(np.flatnonzero(stack == pos.tile("red", "D2"))[0])
+    stack[top], stack[-1] = stack[-1], stack[top]
+    n = R.legal_moves(pos.st, pos.tab, 0, pos.moves)
+    F.turn_features(pos.st, pos.tab, 0, pos.moves, n, pos.feats, pos.before, pos.work)
+    value = pos.d.tables.card_value[pos.card("pair-1")]
+    _, parts_before = _score(pos.st, pos.tab, 0)
+    completing = 0
+    for m in range(n):
+        trial = pos.st.copy()
+        _, placed = R.apply_move(trial, pos.tab, 0, pos.moves[m], pos.log, 0)
+        R.end_of_turn(trial, pos.tab, 0, placed, pos.log, 0)
+        gained = _score(trial, pos.tab, 0)[1][0] - parts_before[0]
+        assert pos.feats[m, F.F_OBJ] == gained
+        completing += gained == value
+    assert completing == 8  # the left stack onto any cell but cell 0
