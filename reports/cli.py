@@ -79,6 +79,18 @@ def cmd_replay(a) -> int:
     return 0
 
 
+def cmd_data(a) -> int:
+    from sim.core.data import load_game_data
+
+    d = load_game_data(a.game, a.data)
+    tables = sorted(d.folder.glob("*.csv"))
+    print(f"{a.game} data is valid: {d.folder} (hash {d.hash})")
+    for path in tables:
+        rows = sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line) - 1
+        print(f"  {path.name}: {rows} rows")
+    return 0
+
+
 def cmd_bench(a) -> int:
     from reports.bench import bench
 
@@ -142,6 +154,14 @@ An interrupted run keeps its finished chunks: the same command resumes it.""")
     y.add_argument("--data", help="as for simulate")
     y.add_argument("--run", help="take game, seed, players and bots from a run folder")
     y.set_defaults(func=cmd_replay)
+
+    d = sub.add_parser("data", help="check a game's data folder (cards, tiles, rules.toml)",
+                       formatter_class=raw, epilog="""examples:
+  playtest data dice_theme_park
+  playtest data festival --data my-festival-cards""")
+    d.add_argument("game", help="festival or dice_theme_park")
+    d.add_argument("--data", help="a copy of seeds/GAME to check (default: the shipped one)")
+    d.set_defaults(func=cmd_data)
 
     b = sub.add_parser("bench", help="games per second, compile time, memory",
                        formatter_class=raw, epilog="""examples:

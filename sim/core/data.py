@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import importlib
 import tomllib
 from pathlib import Path
 
 from sim.core.errors import PlaytestError
 
 SOURCES = ("seed", "public", "reconstructed")
+# The module whose load(folder) reads and validates each game's data folder.
+LOADERS = {"festival": "sim.festival.data", "dice_theme_park": "sim.dice_theme_park.data"}
 
 
 def seeds_dir(game: str) -> Path:
@@ -95,3 +98,10 @@ def folder_hash(folder: Path) -> str:
             h.update(path.name.encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:16]
+
+
+def load_game_data(game: str, folder: str | Path | None = None):
+    """The validated data of ``game`` from ``folder`` (default: the shipped seeds)."""
+    if game not in LOADERS:
+        raise PlaytestError(f"no data loader for '{game}' (available: {', '.join(LOADERS)})")
+    return importlib.import_module(LOADERS[game]).load(folder)

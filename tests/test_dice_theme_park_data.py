@@ -1,0 +1,151 @@
+"""The shipped Dice Theme Park data against the seed, and refusal of broken copies."""
+
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sim.core.errors import PlaytestError
+from sim.dice_theme_park import data as D
+
+
+@pytest.fixture(scope="module")
+def dtp():
+    return D.load()
+
+
+def _attraction(d, name):
+    return d.attractions[d.attraction_names.index(name)]
+
+
+def _staff(d, name):
+    return d.staff[D.STAFF.index(name)]
+
+
+def test_counts_and_player_count_tables(dtp):
+    p = dtp.params
+    assert dtp.colours == ["blue", "green", "yellow"] and p["dice"]["per_colour"] == 21
+    assert p["dice"]["in_bag"] == {"2": 11, "3": 16, "4": 21}
+    assert [int((dtp.monorails["players"] == n).sum()) for n in (2, 3, 4)] == [3, 4, 5]
+    assert dtp.monorails["pips"].shape == (12, 3)
+    stacks = [D.STACKS[s] for s in dtp.attractions["stack"]]
+    assert (stacks.count("A"), stacks.count("B"), stacks.count("basic")) == (20, 16, 3)
+    assert len(dtp.objective_names) == 10 and "most-money" in dtp.objective_names
+    assert p["rounds"] == {"intro": 4, "full": 5, "short": 4}
+    assert p["objective_stars"] == {"2": [4], "3": [6, 3], "4": [8, 4, 2]}
+    assert sorted(dtp.staff["pips"]) == [1, 2, 3, 4, 5, 6]
+
+
+def test_staff_against_the_seed_examples(dtp):
+    """Ticket agent + concierge sum 3; concierge + architect 7; guide + mascot 7 pips and $6;
+    yellow's income with guide + mascot, the entrance and the Helter Skelter is $8."""
+    pips = {s: _staff(dtp, s)["pips"] for s in D.STAFF}
+    assert pips["ticket_agent"] + pips["concierge"] == 3
+    assert pips["concierge"] + pips["architect"] == 7
+    assert pips["guide"] + pips["mascot"] == 7
+    money = _staff(dtp, "guide")["money"] + _staff(dtp, "mascot")["money"]
+    assert money == 6
+    entrance = dtp.attractions[dtp.attractions["stack"] == D.STACKS.index("entrance")][0]
+    assert entrance["income"] == dtp.params["entrance_income"] == 1
+    assert money + entrance["income"] + _attraction(dtp, "Helter Skelter")["income"] == 8
+    # More money goes with later turn order (research: "the more income, the less chance of
+    # being first player").
+    order = np.argsort(dtp.staff["pips"])
+    assert np.all(np.diff(dtp.staff["money"][order]) >= 0)
+
+
+def test_named_attractions_and_the_entrance(dtp):
+    def requirement(name):
+        t = _attraction(dtp, name)
+        colour = "any" if t["requirement_colour"] < 0 else dtp.colours[t["requirement_colour"]]
+        return D.REQUIREMENTS[t["requirement"]], colour
+
+    assert requirement("Log Flume") == ("colour_greater", "blue")  # any die and a larger blue
+    assert requirement("Ferris Wheel") == ("odd_even", "yellow")  # odd yellow, even any
+    assert requirement("Duck Pond") == ("single", "blue")
+    assert requirement("Park Entrance") == ("single", "any")
+    assert _attraction(dtp, "Park Entrance")["icons"] == 2  # a generator printed
+    assert "Spooky Woods" in dtp.attraction_names
+
+
+def test_every_vocabulary_word_is_used_and_amenity_sets_can_reach_four(dtp):
+    t = dtp.attractions
+    assert set(t["requirement"]) == set(range(len(D.REQUIREMENTS)))
+    amenities = t["amenity"][t["amenity"] >= 0]
+    assert np.bincount(amenities, minlength=len(D.AMENITIES)).min() >= 4
+    # Income only on grey attractions or in stack B (and the entrance), as the seed says.
+    grey = len(dtp.colours)
+    paid = t[t["income"] > 0]
+    assert np.all((paid["colour"] == grey) | (paid["stack"] != D.STACKS.index("A")))
+    # Harder requirements and stack B pay more stars.
+    single = t[(t["requirement"] == 0) & (t["requirement_colour"] < 0) & (t["income"] == 0)]
+    triples = t[np.isin(t["requirement"], [D.REQUIREMENTS.index("run_three"),
+                                           D.REQUIREMENTS.index("three_equal")])]
+    assert triples["stars"].min() > single["stars"].max()
+
+
+def test_park_shape(dtp):
+    roles = [D.PARK_ROLES[r] for r in dtp.park["role"]]
+    assert roles.count("entrance") == 1 and roles.count("basic") == 3
+    assert roles.count("setup") >= 1
+
+
+@pytest.fixture
+def broken(tmp_path, dtp):
+    def make(file, old, new):
+        folder = tmp_path / "dice_theme_park"
+        shutil.copytree(dtp.folder, folder)
+        path = folder / file
+        text = path.read_text()
+        assert old in text
+        path.write_text(text.replace(old, new, 1))
+        return folder
+    return make
+
+
+@pytest.mark.parametrize("file,old,new,expect", [
+    ("attractions.csv", "Duck Pond,A,4,0,single,blue", "Duck Pond,A,4,0,triple,blue",
+     "field 'requirement'"),
+    ("attractions.csv", "Duck Pond,A,4,0,single,blue", "Duck Pond,A,4,0,single,red",
+     "field 'requirement_colour'"),
+    ("attractions.csv", "Log Flume,A,5,0,colour_greater,blue", "Log Flume,A,5,0,colour_greater,any",
+     "names a dice colour"),
+    ("attractions.csv", "Bumper Cars,A,5,0,pair_equal,any", "Bumper Cars,A,5,0,pair_equal,green",
+     "takes dice of any colour"),
+    ("attractions.csv", "Duck Pond,A,4,", "Duck Pond,A,-4,", "row 10, field 'cost': -4 is below 0"),
+    ("attractions.csv", "seating,blue,1,2;3", "seating,purple,1,2;3", "field 'colour'"),
+    ("attractions.csv", "seating,blue,1,2;3", "none,blue,1,2;3", "field 'amenity'"),
+    ("attractions.csv", "Duck Pond,A,4,0", "Duck Pond,A,4,1", "only grey attractions"),
+    ("attractions.csv", "seating,blue,1,2;3", "seating,blue,1,2;3;4", "at most 2 upgrade"),
+    ("attractions.csv", "Duck Pond,A,", "Duck Pond,B,", "19 attractions in 'A'"),
+    ("attractions.csv", "Duck Pond,", "Log Flume,", "'Log Flume' appears twice"),
+    ("monorails.csv", "M2-3,2,", "M2-3,3,", "2 monorails for 2 players"),
+    ("monorails.csv", "M2-1,2,2,3,4", "M2-1,2,2,3,7", "7 is above 6"),
+    ("staff.csv", "guide,3,3", "guard,3,3", "field 'staff'"),
+    ("park.csv", "0,2,open", "5,5,open", "not connected"),
+    ("park.csv", "1,0,basic", "1,0,open", "2 hexes of role 'basic'"),
+    ("objectives.csv", "most-money,red,money", "most-money,red,cash", "field 'measure'"),
+    ("rules.toml", "4 = [8, 4, 2]", "4 = [8, 4]", "objective_stars.4 must give 3"),
+    ("rules.toml", "3 = 16", "3 = 26", "dice.in_bag.3 = 26"),
+    ("rules.toml", "mascot_price = 5", "mascot_price = -5", "mascot_price"),
+])
+def test_broken_copy_is_refused_with_file_row_and_field(broken, file, old, new, expect):
+    folder = broken(file, old, new)
+    with pytest.raises(PlaytestError) as e:
+        D.load(folder)
+    assert expect in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_the_command_line_refuses_a_broken_copy_in_one_line(broken):
+    folder = broken("park.csv", "0,2,open", "5,5,open")
+    res = subprocess.run([sys.executable, "-m", "reports.cli", "data", "dice_theme_park",
+                          "--data", str(folder)], capture_output=True, text=True)
+    assert res.returncode == 2
+    assert res.stderr.count("\n") == 1 and "not connected" in res.stderr
+    assert "Traceback" not in res.stderr
+    ok = subprocess.run([sys.executable, "-m", "reports.cli", "data", "dice_theme_park"],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0 and "attractions.csv: 40 rows" in ok.stdout
