@@ -86,6 +86,22 @@ def test_every_vocabulary_word_is_used_and_amenity_sets_can_reach_four(dtp):
     assert triples["stars"].min() > single["stars"].max()
 
 
+def test_administrators_and_skills_cover_the_seeds_abilities(dtp):
+    """One administrator per ability the seed lists (13); 30 skills over its 9 abilities,
+    each "depicted colour" ability in every dice colour."""
+    assert sorted(dtp.administrators["power"]) == list(range(len(D.ADMIN_POWERS)))
+    skills = dtp.skills
+    assert len(skills) == 30 and set(skills["power"]) == set(range(len(D.SKILL_POWERS)))
+    for k, (coloured, _, _) in enumerate(D.SKILL_POWERS.values()):
+        colours = set(skills["colour"][skills["power"] == k])
+        assert colours == ({0, 1, 2} if coloured else {D.ANY})
+    money = skills[skills["power"] == list(D.SKILL_POWERS).index("money_per_die")]
+    assert set(money["amount"]) == {2} and set(money["limit"]) == {6}  # $2 a die, at most $6
+    stars = dtp.administrators[dtp.administrators["power"]
+                               == list(D.ADMIN_POWERS).index("operated_stars")][0]
+    assert list(stars["thresholds"]) == [6, 7, 8] and list(stars["stars"]) == [1, 2, 3]
+
+
 def test_park_shape(dtp):
     roles = [D.PARK_ROLES[r] for r in dtp.park["role"]]
     assert roles.count("entrance") == 1 and roles.count("basic") == 3
@@ -130,6 +146,18 @@ def broken(tmp_path, dtp):
     ("rules.toml", "4 = [8, 4, 2]", "4 = [8, 4]", "objective_stars.4 must give 3"),
     ("rules.toml", "3 = 16", "3 = 26", "dice.in_bag.3 = 26"),
     ("rules.toml", "mascot_price = 5", "mascot_price = -5", "mascot_price"),
+    ("administrators.csv", "builder,improve,upgrade_discount", "builder,improve,free_lunch",
+     "field 'power'"),
+    ("administrators.csv", "builder,improve,upgrade_discount,any",
+     "builder,improve,upgrade_discount,blue", "has no colour"),
+    ("administrators.csv", "keep-green,operate,keep_pips,green", "keep-green,operate,keep_pips,any",
+     "names a dice colour"),
+    ("administrators.csv", "6;7;8", "6;8;7", "must rise"),
+    ("administrators.csv", "builder,improve,upgrade_discount,any,1", "builder,improve,"
+     "upgrade_discount,any,0", "0 is below 1"),
+    ("skills.csv", "recolour-3,recolour,any,0,0,reconstructed\n", "", "29 rows"),
+    ("skills.csv", "tips-blue,money_per_die,blue,2,6", "tips-blue,money_per_die,blue,2,x",
+     "field 'limit'"),
 ])
 def test_broken_copy_is_refused_with_file_row_and_field(broken, file, old, new, expect):
     folder = broken(file, old, new)

@@ -43,6 +43,42 @@ PARK_ROLES = ("entrance", "basic", "setup", "open")
 MEASURES = ("money", "dice_in_park", "pips_in_park", "attractions", "amenity_kinds",
             "upgrades", "mascots", "operations_this_round", "stars_this_round")
 BEST = ("most", "least")
+PHASES = ("planning", "welcome", "expand", "improve", "operate", "upkeep", "end")
+# Administrator powers (the seed's 13 abilities): name -> (names a dice colour, takes an
+# amount, scores stars at 3 thresholds).
+ADMIN_POWERS = {
+    "save_discarded_die": (True, False, False),  # a discarded die of the colour: any pips,
+    #                                              back on the entrance (once a round)
+    "keep_pips": (True, False, False),  # operating an attraction of the colour: one party
+    #                                     die of the colour is not lowered
+    "operated_colour_stars": (True, False, True),  # different attractions of the colour
+    #                                                operated this round
+    "operated_stars": (False, False, True),  # different attractions operated this round
+    "mascot_stars": (False, False, True),  # mascots hired
+    "upgrade_discount": (False, True, False),  # $ off each upgrade
+    "map_discount": (False, True, False),  # $ off the map bought
+    "mascot_discount": (False, True, False),  # $ off each mascot
+    "money_per_star": (False, True, False),  # $ per star at the end, instead of the rule's
+    "lower_turn_sum": (False, True, False),  # lower the staff pips sum by up to amount
+    "rearrange_monorail": (False, True, False),  # reset the chosen monorail's dice to its
+    #                                              printed pips in any order, +amount to one
+    "leftover_monorail_die": (False, False, False),  # a die from a monorail nobody chose
+    "swap_staff_once": (False, False, False),  # once a game: swap a played staff card for
+    #                                            one in hand, then the card leaves the game
+}
+# Skill powers (the seed's 9 abilities): name -> (names a dice colour, amount, limit).
+SKILL_POWERS = {
+    "shift_pips": (True, True, False),  # a die of the colour +-amount pips
+    "two_five": (True, False, False),  # a die of the colour: 2 pips <-> 5 pips
+    "money_per_die": (True, True, True),  # $amount per die of the colour here, at most limit
+    "stars_per_die": (True, True, True),  # amount stars per die of the colour here, at most
+    #                                       limit
+    "nudge_two": (False, True, False),  # two different dice here, each +-amount
+    "push": (False, True, False),  # a die from here to a neighbour, amount times
+    "pull": (False, True, False),  # a die from a neighbour to here, amount times
+    "leap": (False, True, False),  # a die from here to an attraction up to amount steps away
+    "recolour": (False, False, False),  # exchange a die here for another colour, same pips
+}
 GREY = "grey"  # the colour of attractions that are not a dice colour
 ANY = -1  # "any colour" in a requirement; "no amenity" for the entrance; no upgrade space
 MAX_UPGRADE_SPACES = 2
@@ -67,6 +103,10 @@ class DiceThemeParkData:
     objectives: np.ndarray  # colour, measure, best
     objective_names: list[str]
     objective_colours: list[str]
+    administrators: np.ndarray  # power, colour, amount, thresholds[3], stars[3]
+    administrator_names: list[str]
+    skills: np.ndarray  # power, colour, amount, limit
+    skill_names: list[str]
     folder: Path
     hash: str
 
@@ -81,6 +121,8 @@ def load(folder: str | Path | None = None) -> DiceThemeParkData:
     monorails, monorail_names = _monorails(folder, params)
     attractions, attraction_names = _attractions(folder, params, colours)
     objectives, objective_names, objective_colours = _objectives(folder, params)
+    administrators, administrator_names = _administrators(folder, params, colours)
+    skills, skill_names = _skills(folder, params, colours)
     return DiceThemeParkData(
         params=params,
         colours=colours,
@@ -93,6 +135,10 @@ def load(folder: str | Path | None = None) -> DiceThemeParkData:
         objectives=objectives,
         objective_names=objective_names,
         objective_colours=objective_colours,
+        administrators=administrators,
+        administrator_names=administrator_names,
+        skills=skills,
+        skill_names=skill_names,
         folder=folder,
         hash=folder_hash(folder),
     )
@@ -158,7 +204,8 @@ def _params(folder: Path) -> dict:
     for key in ("set_any_pips", "draw_die_at", "free_build_from_discard"):
         _whole(path, f"amenity_bonus.{key}", bonus.get(key), 2, len(AMENITIES) * 10)
     _whole(path, "amenity_bonus.draw_die_pips", bonus.get("draw_die_pips"), 1, 6)
-    for key in ("attractions_a", "attractions_b", "basic_attractions", "objectives"):
+    for key in ("attractions_a", "attractions_b", "basic_attractions", "objectives",
+                "administrators", "skills", "maps_in_supply", "mascots_per_player"):
         _whole(path, f"components.{key}", rules["components"].get(key), 0, 1000)
     return rules
 
@@ -330,6 +377,71 @@ def _objectives(folder: Path, params: dict) -> tuple[np.ndarray, list[str], list
         raise PlaytestError(f"{path}: {len(card_colours)} colour(s); a game deals "
                             f"{most_dealt} objectives of different colours")
     return table, names, card_colours
+
+
+def _power_colour(row, colours: list[str], power: str, coloured: bool) -> int:
+    """The colour a power names (index), or ANY; refused when the power and colour disagree."""
+    colour = row.choice("colour", ["any", *colours])
+    if coloured and colour == "any":
+        raise row.fail("colour", f"'{power}' names a dice colour")
+    if not coloured and colour != "any":
+        raise row.fail("colour", f"'{power}' has no colour")
+    return ANY if colour == "any" else colours.index(colour)
+
+
+def _count(folder: Path, name: str, rows, params: dict, key: str) -> None:
+    if len(rows) != params["components"][key]:
+        raise PlaytestError(f"{folder / name}: {len(rows)} rows, rules.toml says "
+                            f"components.{key} = {params['components'][key]}")
+
+
+def _administrators(folder: Path, params: dict, colours: list[str]) -> tuple[np.ndarray, list]:
+    rows = read_csv(folder, "administrators.csv",
+                    ["administrator", "phase", "power", "colour", "amount", "thresholds",
+                     "stars", "source"])
+    table = np.zeros(len(rows), dtype=[("power", "i8"), ("colour", "i8"), ("amount", "i8"),
+                                       ("thresholds", "i8", 3), ("stars", "i8", 3)])
+    names = _names(rows, "administrator")
+    powers = list(ADMIN_POWERS)
+    for i, row in enumerate(rows):
+        row.choice("phase", PHASES)
+        power = row.choice("power", powers)
+        coloured, amount, steps = ADMIN_POWERS[power]
+        t = table[i]
+        t["power"] = powers.index(power)
+        t["colour"] = _power_colour(row, colours, power, coloured)
+        t["amount"] = row.integer("amount", low=1 if amount else 0, high=10 if amount else 0)
+        for field in ("thresholds", "stars"):
+            parts = [p.strip() for p in row.field(field).split(";") if p.strip()]
+            if not steps:
+                if parts:
+                    raise row.fail(field, f"'{power}' has no {field}")
+                continue
+            if len(parts) != 3 or not all(p.isdigit() for p in parts):
+                raise row.fail(field, "three whole numbers, as '3;4;5'")
+            values = [int(p) for p in parts]
+            if values != sorted(set(values)):
+                raise row.fail(field, "must rise")
+            t[field] = values
+    _count(folder, "administrators.csv", rows, params, "administrators")
+    return table, names
+
+
+def _skills(folder: Path, params: dict, colours: list[str]) -> tuple[np.ndarray, list]:
+    rows = read_csv(folder, "skills.csv", ["skill", "power", "colour", "amount", "limit",
+                                           "source"])
+    table = np.zeros(len(rows), dtype=[("power", "i8"), ("colour", "i8"), ("amount", "i8"),
+                                       ("limit", "i8")])
+    names = _names(rows, "skill")
+    powers = list(SKILL_POWERS)
+    for i, row in enumerate(rows):
+        power = row.choice("power", powers)
+        coloured, amount, limit = SKILL_POWERS[power]
+        table[i] = (powers.index(power), _power_colour(row, colours, power, coloured),
+                    row.integer("amount", low=1 if amount else 0, high=10 if amount else 0),
+                    row.integer("limit", low=1 if limit else 0, high=100 if limit else 0))
+    _count(folder, "skills.csv", rows, params, "skills")
+    return table, names
 
 
 def _names(rows, field: str) -> list[str]:
