@@ -159,7 +159,7 @@ An interrupted run keeps its finished chunks: the same command resumes it.""")
                        formatter_class=raw, epilog="""examples:
   playtest data dice_theme_park
   playtest data festival --data my-festival-cards""")
-    d.add_argument("game", help="festival or dice_theme_park")
+    d.add_argument("game", help="festival, dice_theme_park or magnificent")
     d.add_argument("--data", help="a copy of seeds/GAME to check (default: the shipped one)")
     d.set_defaults(func=cmd_data)
 

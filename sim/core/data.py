@@ -12,7 +12,8 @@ from sim.core.errors import PlaytestError
 
 SOURCES = ("seed", "public", "reconstructed")
 # The module whose load(folder) reads and validates each game's data folder.
-LOADERS = {"festival": "sim.festival.data", "dice_theme_park": "sim.dice_theme_park.data"}
+LOADERS = {"festival": "sim.festival.data", "dice_theme_park": "sim.dice_theme_park.data",
+           "magnificent": "sim.magnificent.data"}
 
 
 def seeds_dir(game: str) -> Path:

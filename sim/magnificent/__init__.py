@@ -1,0 +1,1 @@
+"""The Magnificent (Aporta Games): the game as data; the engine follows."""

@@ -1,0 +1,281 @@
+"""The Magnificent as data: reads ``seeds/magnificent`` into numpy tables.
+
+So far the boards and camp tiles (issue 3 in progress): rules.toml, the camp tile shapes,
+the camp grid of a player board, its build levels and tent spaces, the three travel tracks
+and the performance track. The cards (master cards, posters, tents, trainer tiles) come
+next. Every table is validated on load; a bad file gets one PlaytestError naming the file,
+row and field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.core.data import folder_hash, read_csv, read_toml, seeds_dir
+from sim.core.errors import PlaytestError
+
+SIZES = {"small": 4, "large": 6}  # squares of a camp tile
+BONUSES = ("none", "coins", "points", "poster", "trainer", "clear_gem")
+TRAVEL_KINDS = ("start", "gem", "tent")
+MAX_SHAPE = 6  # cells of the largest shape
+
+SCALARS = {  # key: (low, high)
+    "min_players": (2, 4), "max_players": (2, 4), "rounds": (1, 10),
+    "turns_per_round": (1, 10), "start_coins": (0, 100), "start_gems_per_colour": (0, 10),
+    "start_trainer_markers": (0, 8), "trainer_markers_per_player": (1, 20),
+    "trainer_offer_at_setup": (1, 12), "gem_power": (0, 10), "gem_storage_per_colour": (1, 10),
+    "coins_per_excess_gem": (0, 10), "tent_spaces": (1, 10), "poster_display": (0, 10),
+    "master_cards_held": (1, 10), "coins_per_point": (1, 100), "master_final_divisor": (1, 10),
+    "points_per_section": (0, 100),
+}
+TABLES = ("missing_coin_penalty", "colours", "dice", "display_rows", "components")
+COMPONENTS = ("master_cards", "starting_master_cards", "posters", "starting_posters", "tents",
+              "tents_on_board", "trainer_tiles")
+
+
+@dataclass(frozen=True)
+class MagnificentData:
+    """The tables plus the names that turn indices back into words."""
+
+    params: dict  # rules.toml, validated
+    colours: list[str]  # the dice colours; the clear colour is params["colours"]["clear"]
+    camp_tiles: np.ndarray  # colour, size, count, n_cells, cells[6, 2] (row, col)
+    camp_tile_names: list[str]
+    camp: np.ndarray  # row, col, section, bonus, amount
+    build_levels: np.ndarray  # power, small, large (tiles of each size the level gives)
+    tent_spaces: np.ndarray  # printed, bonus, amount
+    travel: np.ndarray  # track (colour), position, kind, gem (colour index, clear = len,
+    #                     -1 none)
+    performance: np.ndarray  # power, shows (space order, lowest first)
+    folder: Path
+    hash: str
+
+
+def load(folder: str | Path | None = None) -> MagnificentData:
+    """Read and validate a Magnificent data folder (default: the shipped one)."""
+    folder = Path(folder) if folder is not None else seeds_dir("magnificent")
+    if not folder.is_dir():
+        raise PlaytestError(f"no such data folder: {folder}")
+    params = _params(folder)
+    colours = list(params["colours"]["dice"])
+    camp_tiles, names = _camp_tiles(folder, colours)
+    return MagnificentData(
+        params=params,
+        colours=colours,
+        camp_tiles=camp_tiles,
+        camp_tile_names=names,
+        camp=_camp(folder),
+        build_levels=_build_levels(folder),
+        tent_spaces=_tent_spaces(folder, params),
+        travel=_travel(folder, params, colours),
+        performance=_performance(folder, params),
+        folder=folder,
+        hash=folder_hash(folder),
+    )
+
+
+def _whole(path: Path, key: str, value, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise PlaytestError(f"{path}: {key} = {value!r} must be a whole number {low}..{high}")
+    return value
+
+
+def _params(folder: Path) -> dict:
+    rules = read_toml(folder, "rules.toml")
+    path = folder / "rules.toml"
+    for key in rules:
+        if key not in SCALARS and key not in TABLES:
+            raise PlaytestError(f"{path}: unknown parameter '{key}'")
+    for key in (*SCALARS, *TABLES):
+        if key not in rules:
+            raise PlaytestError(f"{path}: missing parameter '{key}'")
+    for key, (low, high) in SCALARS.items():
+        _whole(path, key, rules[key], low, high)
+    if rules["min_players"] > rules["max_players"]:
+        raise PlaytestError(f"{path}: min_players is above max_players")
+    penalty = rules["missing_coin_penalty"]
+    if not isinstance(penalty, list) or len(penalty) != rules["rounds"]:
+        raise PlaytestError(f"{path}: missing_coin_penalty needs one value per round")
+    for k, p in enumerate(penalty):
+        _whole(path, f"missing_coin_penalty[{k}]", p, 0, 100)
+    colours = rules["colours"].get("dice")
+    clear = rules["colours"].get("clear")
+    if not isinstance(colours, list) or len(colours) != 3 or len(set(colours)) != 3 \
+            or not isinstance(clear, str) or clear in colours:
+        raise PlaytestError(f"{path}: colours.dice must name 3 colours and colours.clear "
+                            "another")
+    for n in range(rules["min_players"], rules["max_players"] + 1):
+        dice = rules["dice"].get(str(n))
+        if not isinstance(dice, list) or len(dice) != 4:
+            raise PlaytestError(f"{path}: dice.{n} must give 4 counts (3 colours and clear)")
+        for k, count in enumerate(dice):
+            _whole(path, f"dice.{n}[{k}]", count, 0, 20)
+        if sum(dice) < n * rules["turns_per_round"]:
+            raise PlaytestError(f"{path}: dice.{n} has fewer dice than {n} players take a "
+                                "round")
+        _whole(path, f"display_rows.{n}", rules["display_rows"].get(str(n)), n, 10)
+    for key in COMPONENTS:
+        _whole(path, f"components.{key}", rules["components"].get(key), 0, 1000)
+    return rules
+
+
+def _cells(row, field: str) -> list[tuple[int, int]]:
+    cells = []
+    for part in row.field(field).split(";"):
+        bits = [b.strip() for b in part.split(",")]
+        if len(bits) != 2 or not all(b.lstrip("-").isdigit() for b in bits):
+            raise row.fail(field, f"'{part}' is not 'row,col'")
+        cells.append((int(bits[0]), int(bits[1])))
+    if len(set(cells)) != len(cells):
+        raise row.fail(field, "a square appears twice")
+    return cells
+
+
+def _connected(cells: set[tuple[int, int]]) -> bool:
+    first = next(iter(cells))
+    seen, todo = {first}, [first]
+    while todo:
+        r, c = todo.pop()
+        for nxt in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if nxt in cells and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return len(seen) == len(cells)
+
+
+def _camp_tiles(folder: Path, colours: list[str]) -> tuple[np.ndarray, list[str]]:
+    path = folder / "camp_tiles.csv"
+    rows = read_csv(folder, "camp_tiles.csv", ["tile", "colour", "size", "count", "cells",
+                                                "source"])
+    table = np.zeros(len(rows), dtype=[("colour", "i8"), ("size", "i8"), ("count", "i8"),
+                                       ("n_cells", "i8"), ("cells", "i8", (MAX_SHAPE, 2))])
+    names, kinds = [], set()
+    for i, row in enumerate(rows):
+        names.append(row.field("tile"))
+        colour = row.choice("colour", colours)
+        size = row.choice("size", list(SIZES))
+        if (colour, size) in kinds:
+            raise row.fail("size", f"a second {size} {colour} shape")
+        kinds.add((colour, size))
+        cells = _cells(row, "cells")
+        if len(cells) != SIZES[size]:
+            raise row.fail("cells", f"a {size} tile covers {SIZES[size]} squares, not "
+                                    f"{len(cells)}")
+        if not _connected(set(cells)):
+            raise row.fail("cells", "the squares of a tile must join edge to edge")
+        t = table[i]
+        t["colour"], t["size"] = colours.index(colour), list(SIZES).index(size)
+        t["count"] = row.integer("count", low=1)
+        t["n_cells"] = len(cells)
+        t["cells"][: len(cells)] = cells
+    if len(kinds) != len(colours) * len(SIZES):
+        raise PlaytestError(f"{path}: every colour needs a small and a large shape")
+    return table, names
+
+
+def _camp(folder: Path) -> np.ndarray:
+    path = folder / "camp.csv"
+    rows = read_csv(folder, "camp.csv", ["row", "col", "section", "bonus", "amount", "source"])
+    table = np.zeros(len(rows), dtype=[("row", "i8"), ("col", "i8"), ("section", "i8"),
+                                       ("bonus", "i8"), ("amount", "i8")])
+    seen = set()
+    for i, row in enumerate(rows):
+        r, c = row.integer("row", low=0, high=20), row.integer("col", low=0, high=20)
+        if (r, c) in seen:
+            raise row.fail("row", f"the square ({r}, {c}) appears twice")
+        seen.add((r, c))
+        bonus = row.choice("bonus", BONUSES)
+        amount = row.integer("amount", low=0, high=20)
+        if (bonus == "none") != (amount == 0):
+            raise row.fail("amount", "a bonus square has an amount, a plain square none")
+        table[i] = (r, c, row.integer("section", low=1, high=100), BONUSES.index(bonus), amount)
+    if not _connected(seen):
+        raise PlaytestError(f"{path}: the camp area is not connected")
+    for section in set(table["section"]):
+        squares = {(r, c) for r, c, s in zip(table["row"], table["col"], table["section"])
+                   if s == section}
+        if not _connected(squares):
+            raise PlaytestError(f"{path}: section {section} is not connected")
+    return table
+
+
+def _build_levels(folder: Path) -> np.ndarray:
+    path = folder / "build_levels.csv"
+    rows = read_csv(folder, "build_levels.csv", ["level", "power", "tiles", "source"])
+    table = np.zeros(len(rows), dtype=[("power", "i8"), ("small", "i8"), ("large", "i8")])
+    for i, row in enumerate(rows):
+        if row.integer("level", low=1) != i + 1:
+            raise row.fail("level", f"levels are numbered 1, 2, ... in order; expected {i + 1}")
+        tiles = [t.strip() for t in row.field("tiles").split("+")]
+        for t in tiles:
+            if t not in SIZES:
+                raise row.fail("tiles", f"'{t}' is not one of {', '.join(SIZES)}")
+        table[i] = (row.integer("power", low=0), tiles.count("small"), tiles.count("large"))
+    if np.any(np.diff(table["power"]) <= 0):
+        raise PlaytestError(f"{path}: each level needs more power than the one before")
+    return table
+
+
+def _tent_spaces(folder: Path, params: dict) -> np.ndarray:
+    path = folder / "tent_spaces.csv"
+    rows = read_csv(folder, "tent_spaces.csv", ["space", "printed", "bonus", "amount",
+                                                 "source"])
+    table = np.zeros(len(rows), dtype=[("printed", "i8"), ("bonus", "i8"), ("amount", "i8")])
+    for i, row in enumerate(rows):
+        if row.integer("space", low=1) != i + 1:
+            raise row.fail("space", f"spaces are numbered 1, 2, ... in order; expected {i + 1}")
+        table[i] = (row.integer("printed", low=0, high=1),
+                    BONUSES.index(row.choice("bonus", BONUSES)), row.integer("amount", low=0))
+    if len(rows) != params["tent_spaces"]:
+        raise PlaytestError(f"{path}: {len(rows)} tent spaces, rules.toml says "
+                            f"{params['tent_spaces']}")
+    if table["printed"][0] != 1 or table["printed"][1:].any():
+        raise PlaytestError(f"{path}: the first tent space, and only it, has a printed tent")
+    return table
+
+
+def _travel(folder: Path, params: dict, colours: list[str]) -> np.ndarray:
+    path = folder / "travel.csv"
+    rows = read_csv(folder, "travel.csv", ["track", "position", "kind", "gem", "source"])
+    table = np.zeros(len(rows), dtype=[("track", "i8"), ("position", "i8"), ("kind", "i8"),
+                                       ("gem", "i8")])
+    gems = [*colours, params["colours"]["clear"]]
+    for i, row in enumerate(rows):
+        kind = row.choice("kind", TRAVEL_KINDS)
+        gem = row.field("gem")
+        if (kind == "gem") != bool(gem):
+            raise row.fail("gem", "a gem space names its gem colour, other spaces none")
+        table[i] = (colours.index(row.choice("track", colours)), row.integer("position", low=0),
+                    TRAVEL_KINDS.index(kind), gems.index(row.choice("gem", gems)) if gem else -1)
+    tents = 0
+    for k, colour in enumerate(colours):
+        track = table[table["track"] == k]
+        if sorted(track["position"]) != list(range(len(track))):
+            raise PlaytestError(f"{path}: the {colour} track's positions must run 0, 1, ... "
+                                "without gaps")
+        start = track[track["kind"] == TRAVEL_KINDS.index("start")]
+        if len(start) != 1 or start["position"][0] != 0:
+            raise PlaytestError(f"{path}: the {colour} track needs one start space, at 0")
+        tents += int((track["kind"] == TRAVEL_KINDS.index("tent")).sum())
+    if tents != params["components"]["tents_on_board"]:
+        raise PlaytestError(f"{path}: {tents} tent spaces, rules.toml puts "
+                            f"{params['components']['tents_on_board']} tents on the board")
+    return table
+
+
+def _performance(folder: Path, params: dict) -> np.ndarray:
+    path = folder / "performance.csv"
+    rows = read_csv(folder, "performance.csv", ["space", "power", "shows", "source"])
+    table = np.zeros(len(rows), dtype=[("power", "i8"), ("shows", "i8")])
+    for i, row in enumerate(rows):
+        if row.integer("space", low=1) != i + 1:
+            raise row.fail("space", f"spaces are numbered 1, 2, ... in order; expected {i + 1}")
+        table[i] = (row.integer("power", low=0), row.integer("shows", low=0, high=20))
+    if np.any(np.diff(table["power"]) < 0):
+        raise PlaytestError(f"{path}: the power needed may not fall up the track")
+    if len(rows) < 2 * params["max_players"]:
+        raise PlaytestError(f"{path}: {len(rows)} spaces; every player's hats need room")
+    return table

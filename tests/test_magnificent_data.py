@@ -1,0 +1,87 @@
+"""The shipped Magnificent boards and camp tiles against the seed, and broken copies."""
+
+import shutil
+
+import numpy as np
+import pytest
+
+from sim.core.errors import PlaytestError
+from sim.magnificent import data as M
+
+
+@pytest.fixture(scope="module")
+def mag():
+    return M.load()
+
+
+def test_rules_from_the_seed(mag):
+    p = mag.params
+    assert (p["rounds"], p["turns_per_round"], p["start_coins"]) == (3, 4, 6)
+    assert p["missing_coin_penalty"] == [1, 2, 3]
+    assert (p["gem_power"], p["gem_storage_per_colour"], p["coins_per_excess_gem"]) == (2, 3, 1)
+    assert (p["coins_per_point"], p["master_final_divisor"], p["points_per_section"]) == (5, 2, 4)
+    assert p["tent_spaces"] == 5 and mag.tent_spaces["printed"].tolist() == [1, 0, 0, 0, 0]
+    assert {n: sum(p["dice"][n]) for n in ("2", "3", "4")} == {"2": 11, "3": 15, "4": 19}
+
+
+def test_camp_tiles_and_camp(mag):
+    t = mag.camp_tiles
+    assert sorted(zip(t["colour"], t["n_cells"])) == [(c, s) for c in range(3) for s in (4, 6)]
+    assert sorted(t["count"]) == [12, 12, 12, 16, 16, 16]  # per colour 12 large, 16 small
+    shapes = {tuple(sorted(map(tuple, x["cells"][: x["n_cells"]]))) for x in t}
+    assert len(shapes) == 6  # every colour its own shapes
+    camp = mag.camp
+    sections = np.bincount(camp["section"])[1:]
+    assert len(camp) == 48 and sections.tolist() == [8] * 6
+    used = {M.BONUSES[b] for b in camp["bonus"]}
+    assert used == set(M.BONUSES)  # every bonus kind of the research appears
+
+
+def test_tracks(mag):
+    travel = mag.travel
+    for k in range(3):
+        track = travel[travel["track"] == k]
+        assert (track["kind"] == M.TRAVEL_KINDS.index("tent")).sum() == 5
+    assert np.all(np.diff(mag.build_levels["power"]) > 0)
+    assert np.all(np.diff(mag.performance["power"]) >= 0)
+    assert mag.performance["shows"].max() >= 3  # a performance of x3 exists (research S10)
+
+
+@pytest.fixture
+def broken(tmp_path, mag):
+    def make(file, old, new):
+        folder = tmp_path / "magnificent"
+        shutil.copytree(mag.folder, folder)
+        path = folder / file
+        text = path.read_text()
+        assert old in text
+        path.write_text(text.replace(old, new, 1))
+        return folder
+    return make
+
+
+@pytest.mark.parametrize("file,old,new,expect", [
+    ("camp_tiles.csv", '"0,0;0,1;0,2;1,1"', '"0,0;0,1;0,2;2,2"', "join edge to edge"),
+    ("camp_tiles.csv", '"0,0;0,1;0,2;1,1"', '"0,0;0,1;0,2"', "covers 4 squares, not 3"),
+    ("camp_tiles.csv", "orange-small,orange", "orange-small,red", "field 'colour'"),
+    ("camp_tiles.csv", "green-large,green,large", "green-large,green,small", "second small"),
+    ("camp.csv", "0,3,1,coins,2", "0,3,1,gold,2", "field 'bonus'"),
+    ("camp.csv", "0,3,1,coins,2", "0,3,1,coins,0", "field 'amount'"),
+    ("camp.csv", "0,0,1,none,0", "0,0,2,none,0", "section 2 is not connected"),
+    ("build_levels.csv", "2,4,large", "2,4,medium", "field 'tiles'"),
+    ("build_levels.csv", "3,6,small+small", "3,3,small+small", "more power"),
+    ("travel.csv", "orange,2,tent,", "orange,2,gem,", "field 'gem'"),
+    ("travel.csv", "orange,1,gem,orange", "orange,1,gem,blue", "field 'gem'"),
+    ("travel.csv", "orange,2,tent,", "orange,2,start,", "one start space"),
+    ("performance.csv", "12,18,5", "12,1,5", "may not fall"),
+    ("tent_spaces.csv", "2,0,coins", "2,1,coins", "only it"),
+    ("rules.toml", "4 = [5, 5, 5, 4]", "4 = [5, 5, 5]", "dice.4 must give 4"),
+    ("rules.toml", "missing_coin_penalty = [1, 2, 3]", "missing_coin_penalty = [1, 2]",
+     "one value per round"),
+])
+def test_broken_copy_is_refused_with_file_row_and_field(broken, file, old, new, expect):
+    folder = broken(file, old, new)
+    with pytest.raises(PlaytestError) as e:
+        M.load(folder)
+    assert expect in str(e.value)
+    assert "\n" not in str(e.value)
