@@ -47,6 +47,27 @@ def test_tracks(mag):
     assert mag.performance["shows"].max() >= 3  # a performance of x3 exists (research S10)
 
 
+def test_cards(mag):
+    m = mag.master_cards
+    assert len(m) == 56 and np.bincount(m["set"]).tolist() == [40, 4, 4, 4, 4]
+    assert set(m["bonus"]) == set(range(len(M.MASTER_BONUSES)))
+    assert set(m["scoring"]) == set(range(len(M.SCORINGS)))
+    per_row = list(M.SCORINGS).index("per_row")
+    assert 7 in m["points"][m["scoring"] == per_row]  # research S16: 7 points per row
+    # The starting sets give the same top bonuses (side A starts alike), other scorings.
+    sets = [sorted(m["bonus"][m["set"] == k]) for k in range(1, 5)]
+    assert all(s == sets[0] for s in sets)
+    posters = mag.posters
+    assert len(posters) == 54 and posters["starting"].sum() == 6
+    assert {"Larissa", "Bronson", "Kimora", "Lungile", "Suhayl", "Alberic"} == {
+        n for n, s in zip(mag.poster_names, posters["starting"]) if s}
+    # Posters that demand more pay more (research: "posters demanding more give more").
+    demand = posters["n_tiles"] * 10 + posters["gems"]
+    order = np.argsort(demand, kind="stable")
+    assert np.corrcoef(demand[order], posters["points"][order])[0, 1] > 0.8
+    assert len(mag.tents) == 16 and len(mag.trainers) == 12
+
+
 @pytest.fixture
 def broken(tmp_path, mag):
     def make(file, old, new):
@@ -78,6 +99,15 @@ def broken(tmp_path, mag):
     ("rules.toml", "4 = [5, 5, 5, 4]", "4 = [5, 5, 5]", "dice.4 must give 4"),
     ("rules.toml", "missing_coin_penalty = [1, 2, 3]", "missing_coin_penalty = [1, 2]",
      "one value per round"),
+    ("master_cards.csv", "I-1,I,coins", "I-1,I,cash", "field 'bonus'"),
+    ("master_cards.csv", "per_row,7,,", "per_row,7,orange,", "takes no parameter"),
+    ("master_cards.csv", "per_tile,2,orange", "per_tile,2,red", "field 'scoring_param'"),
+    ("master_cards.csv", "I-1,I,", "I-1,II,", "as many cards each"),
+    ("posters.csv", "Larissa,1,orange-small", "Larissa,1,orange-huge", "not a camp tile"),
+    ("posters.csv", "purple:2,13", "purple2,13", "not 'colour:count'"),
+    ("posters.csv", "Larissa,1,", "Larissa,0,", "starting posters"),
+    ("tents.csv", "T01,coins", "T01,cake", "field 'bonus'"),
+    ("trainers.csv", "TR01,power", "TR01,magic", "field 'effect'"),
 ])
 def test_broken_copy_is_refused_with_file_row_and_field(broken, file, old, new, expect):
     folder = broken(file, old, new)

@@ -1,10 +1,10 @@
 """The Magnificent as data: reads ``seeds/magnificent`` into numpy tables.
 
-So far the boards and camp tiles (issue 3 in progress): rules.toml, the camp tile shapes,
-the camp grid of a player board, its build levels and tent spaces, the three travel tracks
-and the performance track. The cards (master cards, posters, tents, trainer tiles) come
-next. Every table is validated on load; a bad file gets one PlaytestError naming the file,
-row and field.
+The boards (the camp area of a player board, its build levels and tent spaces, the three
+travel tracks, the performance track, the main board's trainer spaces), the camp tile
+shapes and the cards (master cards, posters, tents, trainer tiles). Effects and conditions
+are closed vocabularies of kinds with parameters. Every table is validated on load; a bad
+file gets one PlaytestError naming the file, row and field.
 """
 
 from __future__ import annotations
@@ -21,6 +21,31 @@ SIZES = {"small": 4, "large": 6}  # squares of a camp tile
 BONUSES = ("none", "coins", "points", "poster", "trainer", "clear_gem")
 TRAVEL_KINDS = ("start", "gem", "tent")
 MAX_SHAPE = 6  # cells of the largest shape
+MAX_POSTER_TILES = 3
+# A master card's top bonus (once, on the turn a die lands on it): kind -> takes an amount.
+MASTER_BONUSES = {"coins": True, "points": True, "power": True, "gem": True,  # clear gems
+                  "trainer": True, "poster": True, "copy": False}  # copy: another card's
+# A master card's scoring condition: points per ... ; kind -> what its parameter is.
+SCORINGS = {
+    "per_row": None,  # completely filled camp row
+    "per_section": None,  # completely filled camp section
+    "per_show": None,  # show performed (poster turned face down)
+    "per_tent": None,  # tent held (the printed one included)
+    "per_tile": "colour",  # camp tile of the colour
+    "per_large_tile": None,  # large camp tile
+    "per_gem": None,  # gem held
+    "per_coins": "number",  # every `number` coins held
+    "per_trainer_tile": None,  # trainer tile held
+    "per_poster": None,  # poster in the poster area
+}
+TENT_BONUSES = ("coins", "points", "trainer", "clear_gem")
+TRAINER_EFFECTS = (
+    "power",  # +amount power for this turn's action
+    "travel",  # +amount spaces on a travel
+    "show",  # +amount shows on a performance
+    "build_level",  # build as if amount levels higher
+    "coins", "clear_gem", "points",  # gain amount
+)
 
 SCALARS = {  # key: (low, high)
     "min_players": (2, 4), "max_players": (2, 4), "rounds": (1, 10),
@@ -50,6 +75,15 @@ class MagnificentData:
     travel: np.ndarray  # track (colour), position, kind, gem (colour index, clear = len,
     #                     -1 none)
     performance: np.ndarray  # power, shows (space order, lowest first)
+    trainer_spaces: np.ndarray  # effect, amount
+    master_cards: np.ndarray  # set (0 deck, 1-4 numerals I-IV), bonus, bonus_amount,
+    #                           scoring, points, scoring_param
+    master_card_names: list[str]
+    posters: np.ndarray  # starting, n_tiles, tiles[3] (camp_tiles row), gem_colour,
+    #                      gems, points, coins
+    poster_names: list[str]
+    tents: np.ndarray  # bonus, amount, show_points, show_coins, gem_colour, gems
+    trainers: np.ndarray  # effect, amount
     folder: Path
     hash: str
 
@@ -62,6 +96,8 @@ def load(folder: str | Path | None = None) -> MagnificentData:
     params = _params(folder)
     colours = list(params["colours"]["dice"])
     camp_tiles, names = _camp_tiles(folder, colours)
+    masters, master_names = _master_cards(folder, params, colours)
+    posters, poster_names = _posters(folder, params, colours, names)
     return MagnificentData(
         params=params,
         colours=colours,
@@ -72,6 +108,13 @@ def load(folder: str | Path | None = None) -> MagnificentData:
         tent_spaces=_tent_spaces(folder, params),
         travel=_travel(folder, params, colours),
         performance=_performance(folder, params),
+        trainer_spaces=_effects(folder, "trainer_spaces.csv", "space", None, params),
+        master_cards=masters,
+        master_card_names=master_names,
+        posters=posters,
+        poster_names=poster_names,
+        tents=_tents(folder, params, colours),
+        trainers=_effects(folder, "trainers.csv", "trainer", "trainer_tiles", params),
         folder=folder,
         hash=folder_hash(folder),
     )
@@ -278,4 +321,139 @@ def _performance(folder: Path, params: dict) -> np.ndarray:
         raise PlaytestError(f"{path}: the power needed may not fall up the track")
     if len(rows) < 2 * params["max_players"]:
         raise PlaytestError(f"{path}: {len(rows)} spaces; every player's hats need room")
+    return table
+
+
+NUMERALS = ("deck", "I", "II", "III", "IV")
+
+
+def _names(rows, field: str) -> list[str]:
+    names = []
+    for row in rows:
+        name = row.field(field)
+        if not name:
+            raise row.fail(field, "empty")
+        if name in names:
+            raise row.fail(field, f"'{name}' appears twice")
+        names.append(name)
+    return names
+
+
+def _count(folder: Path, name: str, got: int, params: dict, key: str) -> None:
+    if got != params["components"][key]:
+        raise PlaytestError(f"{folder / name}: {got} rows, rules.toml says "
+                            f"components.{key} = {params['components'][key]}")
+
+
+def _gems(row, field: str, gems: list[str]) -> tuple[int, int]:
+    """(colour index, count) of a 'colour:count' field; (-1, 0) when empty."""
+    text = row.field(field)
+    if not text:
+        return -1, 0
+    colour, _, count = text.partition(":")
+    if colour not in gems or not count.isdigit() or not 1 <= int(count) <= 5:
+        raise row.fail(field, f"'{text}' is not 'colour:count' ({', '.join(gems)}; 1..5)")
+    return gems.index(colour), int(count)
+
+
+def _master_cards(folder: Path, params: dict, colours: list[str]) -> tuple[np.ndarray, list]:
+    rows = read_csv(folder, "master_cards.csv", ["card", "set", "bonus", "bonus_amount",
+                                                  "scoring", "points", "scoring_param",
+                                                  "source"])
+    table = np.zeros(len(rows), dtype=[("set", "i8"), ("bonus", "i8"), ("bonus_amount", "i8"),
+                                       ("scoring", "i8"), ("points", "i8"),
+                                       ("scoring_param", "i8")])
+    names = _names(rows, "card")
+    bonuses, scorings = list(MASTER_BONUSES), list(SCORINGS)
+    for i, row in enumerate(rows):
+        bonus = row.choice("bonus", bonuses)
+        low = 1 if MASTER_BONUSES[bonus] else 0
+        amount = row.integer("bonus_amount", low=low, high=10 if low else 0)
+        scoring = row.choice("scoring", scorings)
+        kind = SCORINGS[scoring]
+        text = row.field("scoring_param")
+        if kind is None:
+            if text:
+                raise row.fail("scoring_param", f"'{scoring}' takes no parameter")
+            param = 0
+        elif kind == "colour":
+            param = colours.index(row.choice("scoring_param", colours))
+        else:
+            param = row.integer("scoring_param", low=1, high=100)
+        table[i] = (NUMERALS.index(row.choice("set", NUMERALS)), bonuses.index(bonus), amount,
+                    scorings.index(scoring), row.integer("points", low=1, high=100), param)
+    _count(folder, "master_cards.csv", len(rows), params, "master_cards")
+    starting = int((table["set"] > 0).sum())
+    _count(folder, "master_cards.csv (starting cards)", starting, params,
+           "starting_master_cards")
+    per_set = np.bincount(table["set"], minlength=len(NUMERALS))[1:]
+    if len(set(per_set)) != 1:
+        raise PlaytestError(f"{folder / 'master_cards.csv'}: the starting sets I-IV need as "
+                            f"many cards each, not {per_set.tolist()}")
+    return table, names
+
+
+def _posters(folder: Path, params: dict, colours: list[str], tile_names: list[str]
+             ) -> tuple[np.ndarray, list]:
+    rows = read_csv(folder, "posters.csv", ["poster", "starting", "tiles", "gems", "points",
+                                             "coins", "source"])
+    table = np.zeros(len(rows), dtype=[("starting", "i8"), ("n_tiles", "i8"),
+                                       ("tiles", "i8", MAX_POSTER_TILES),
+                                       ("gem_colour", "i8"), ("gems", "i8"), ("points", "i8"),
+                                       ("coins", "i8")])
+    names = _names(rows, "poster")
+    gems = [*colours, params["colours"]["clear"]]
+    for i, row in enumerate(rows):
+        tiles = [t.strip() for t in row.field("tiles").split(";") if t.strip()]
+        if not 1 <= len(tiles) <= MAX_POSTER_TILES:
+            raise row.fail("tiles", f"a poster shows 1 to {MAX_POSTER_TILES} camp tiles")
+        for t in tiles:
+            if t not in tile_names:
+                raise row.fail("tiles", f"'{t}' is not a camp tile ({', '.join(tile_names)})")
+        t = table[i]
+        t["starting"] = row.integer("starting", low=0, high=1)
+        t["n_tiles"] = len(tiles)
+        t["tiles"][: len(tiles)] = [tile_names.index(x) for x in tiles]
+        t["gem_colour"], t["gems"] = _gems(row, "gems", gems)
+        t["points"] = row.integer("points", low=0, high=100)
+        t["coins"] = row.integer("coins", low=0, high=100)
+    _count(folder, "posters.csv", len(rows), params, "posters")
+    _count(folder, "posters.csv (starting posters)", int(table["starting"].sum()), params,
+           "starting_posters")
+    return table, names
+
+
+def _tents(folder: Path, params: dict, colours: list[str]) -> np.ndarray:
+    rows = read_csv(folder, "tents.csv", ["tent", "bonus", "amount", "show_points",
+                                           "show_coins", "gems", "source"])
+    table = np.zeros(len(rows), dtype=[("bonus", "i8"), ("amount", "i8"),
+                                       ("show_points", "i8"), ("show_coins", "i8"),
+                                       ("gem_colour", "i8"), ("gems", "i8")])
+    _names(rows, "tent")
+    gems = [*colours, params["colours"]["clear"]]
+    for i, row in enumerate(rows):
+        colour, count = _gems(row, "gems", gems)
+        table[i] = (TENT_BONUSES.index(row.choice("bonus", TENT_BONUSES)),
+                    row.integer("amount", low=1, high=10),
+                    row.integer("show_points", low=0, high=100),
+                    row.integer("show_coins", low=0, high=100), colour, count)
+    _count(folder, "tents.csv", len(rows), params, "tents")
+    if params["components"]["tents_on_board"] >= len(rows):
+        raise PlaytestError(f"{folder / 'tents.csv'}: {len(rows)} tents cannot fill "
+                            f"{params['components']['tents_on_board']} board spaces and leave "
+                            "one in the box")
+    return table
+
+
+def _effects(folder: Path, name: str, id_field: str, count_key: str | None,
+             params: dict) -> np.ndarray:
+    """Trainer tiles and the main board's trainer spaces: an effect with an amount."""
+    rows = read_csv(folder, name, [id_field, "effect", "amount", "source"])
+    table = np.zeros(len(rows), dtype=[("effect", "i8"), ("amount", "i8")])
+    _names(rows, id_field)
+    for i, row in enumerate(rows):
+        table[i] = (TRAINER_EFFECTS.index(row.choice("effect", TRAINER_EFFECTS)),
+                    row.integer("amount", low=1, high=10))
+    if count_key is not None:
+        _count(folder, name, len(rows), params, count_key)
     return table
