@@ -24,6 +24,19 @@ def test_rules_from_the_seed(mag):
     assert {n: sum(p["dice"][n]) for n in ("2", "3", "4")} == {"2": 11, "3": 15, "4": 19}
 
 
+def test_side_b_starts_are_worth_about_side_a(mag):
+    """Valuing a coin 1, a gem 1.5 and a trainer marker 3, every B side starts within one
+    coin of side A (6 coins, 3 gems, 1 marker)."""
+    p = mag.params
+
+    def worth(coins, gems, trainers):
+        return coins + 1.5 * gems + 3 * trainers
+
+    a = worth(p["start_coins"], 3 * p["start_gems_per_colour"], p["start_trainer_markers"])
+    for start in p["side_b"].values():
+        assert abs(worth(start["coins"], sum(start["gems"]), start["trainer_markers"]) - a) <= 1
+
+
 def test_camp_tiles_and_camp(mag):
     t = mag.camp_tiles
     assert sorted(zip(t["colour"], t["n_cells"])) == [(c, s) for c in range(3) for s in (4, 6)]
@@ -99,6 +112,7 @@ def broken(tmp_path, mag):
     ("rules.toml", "4 = [5, 5, 5, 4]", "4 = [5, 5, 5]", "dice.4 must give 4"),
     ("rules.toml", "missing_coin_penalty = [1, 2, 3]", "missing_coin_penalty = [1, 2]",
      "one value per round"),
+    ("rules.toml", "gems = [1, 1, 0, 0]", "gems = [1, 1, 0, 9]", "side_b.III.gems[3] = 9"),
     ("master_cards.csv", "I-1,I,coins", "I-1,I,cash", "field 'bonus'"),
     ("master_cards.csv", "per_row,7,,", "per_row,7,orange,", "takes no parameter"),
     ("master_cards.csv", "per_tile,2,orange", "per_tile,2,red", "field 'scoring_param'"),

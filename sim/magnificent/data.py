@@ -56,9 +56,10 @@ SCALARS = {  # key: (low, high)
     "master_cards_held": (1, 10), "coins_per_point": (1, 100), "master_final_divisor": (1, 10),
     "points_per_section": (0, 100),
 }
-TABLES = ("missing_coin_penalty", "colours", "dice", "display_rows", "components")
+TABLES = ("missing_coin_penalty", "colours", "dice", "display_rows", "side_b", "components")
 COMPONENTS = ("master_cards", "starting_master_cards", "posters", "starting_posters", "tents",
-              "tents_on_board", "trainer_tiles")
+              "tents_on_board", "trainer_tiles", "gems_per_colour")
+BOARDS = ("I", "II", "III", "IV")
 
 
 @dataclass(frozen=True)
@@ -162,6 +163,19 @@ def _params(folder: Path) -> dict:
         _whole(path, f"display_rows.{n}", rules["display_rows"].get(str(n)), n, 10)
     for key in COMPONENTS:
         _whole(path, f"components.{key}", rules["components"].get(key), 0, 1000)
+    for board in BOARDS:
+        start = rules["side_b"].get(board)
+        if not isinstance(start, dict) or set(start) != {"coins", "gems", "trainer_markers"}:
+            raise PlaytestError(f"{path}: side_b.{board} needs coins, gems and "
+                                "trainer_markers")
+        _whole(path, f"side_b.{board}.coins", start["coins"], 0, 100)
+        _whole(path, f"side_b.{board}.trainer_markers", start["trainer_markers"], 0,
+               rules["trainer_markers_per_player"])
+        gems = start["gems"]
+        if not isinstance(gems, list) or len(gems) != 4:
+            raise PlaytestError(f"{path}: side_b.{board}.gems needs 4 counts")
+        for k, g in enumerate(gems):
+            _whole(path, f"side_b.{board}.gems[{k}]", g, 0, rules["gem_storage_per_colour"])
     return rules
 
 
