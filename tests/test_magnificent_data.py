@@ -129,3 +129,14 @@ def test_broken_copy_is_refused_with_file_row_and_field(broken, file, old, new, 
         M.load(folder)
     assert expect in str(e.value)
     assert "\n" not in str(e.value)
+
+
+def test_the_command_line_refuses_a_broken_copy_in_one_line(broken):
+    import subprocess
+    import sys
+
+    folder = broken("camp_tiles.csv", '"0,0;0,1;0,2;1,1"', '"0,0;0,1;0,2;2,2"')
+    res = subprocess.run([sys.executable, "-m", "reports.cli", "data", "magnificent",
+                          "--data", str(folder)], capture_output=True, text=True)
+    assert res.returncode == 2 and res.stderr.count("\n") == 1
+    assert "join edge to edge" in res.stderr and "Traceback" not in res.stderr
