@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -182,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     except PlaytestError as e:
         sys.stderr.write(f"playtest: error: {e}\n")
         return 2
+    except BrokenPipeError:  # output piped into a reader that stopped (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
