@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from sim.core.errors import PlaytestError
 from sim.core.rng import game_stream
 from sim.festival import rules as R
 from sim.festival import state as S
@@ -151,3 +155,22 @@ def reference_progress(data, card: int, top: np.ndarray, height: np.ndarray) -> 
 
 def reference_met(data, card: int, top: np.ndarray, height: np.ndarray) -> bool:
     return reference_progress(data, card, top, height) >= data.tables.card_ncells[card]
+
+
+def edited_copy(source: Path, dest: Path, file: str, old: str, new: str) -> Path:
+    """A copy of data folder ``source`` at ``dest`` with the first ``old`` in ``file``
+    replaced by ``new`` (which must be there: a test of a broken copy breaks something)."""
+    shutil.copytree(source, dest)
+    path = dest / file
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    return dest
+
+
+def assert_refused(load, folder: Path, expect: str) -> None:
+    """``load(folder)`` refuses with one line that contains ``expect``."""
+    with pytest.raises(PlaytestError) as e:
+        load(folder)
+    message = str(e.value)
+    assert expect in message and "\n" not in message

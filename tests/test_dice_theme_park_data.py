@@ -1,14 +1,14 @@
 """The shipped Dice Theme Park data against the seed, and refusal of broken copies."""
 
-import shutil
+
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from sim.core.errors import PlaytestError
 from sim.dice_theme_park import data as D
+from tests.conftest import assert_refused, edited_copy
 
 
 @pytest.fixture(scope="module")
@@ -110,15 +110,8 @@ def test_park_shape(dtp):
 
 @pytest.fixture
 def broken(tmp_path, dtp):
-    def make(file, old, new):
-        folder = tmp_path / "dice_theme_park"
-        shutil.copytree(dtp.folder, folder)
-        path = folder / file
-        text = path.read_text()
-        assert old in text
-        path.write_text(text.replace(old, new, 1))
-        return folder
-    return make
+    return lambda file, old, new: edited_copy(dtp.folder, tmp_path / "dice_theme_park", file,
+                                              old, new)
 
 
 @pytest.mark.parametrize("file,old,new,expect", [
@@ -160,11 +153,7 @@ def broken(tmp_path, dtp):
      "field 'limit'"),
 ])
 def test_broken_copy_is_refused_with_file_row_and_field(broken, file, old, new, expect):
-    folder = broken(file, old, new)
-    with pytest.raises(PlaytestError) as e:
-        D.load(folder)
-    assert expect in str(e.value)
-    assert "\n" not in str(e.value)
+    assert_refused(D.load, broken(file, old, new), expect)
 
 
 def test_the_command_line_refuses_a_broken_copy_in_one_line(broken):

@@ -1,12 +1,13 @@
 """The shipped Festival data, and refusal of broken copies with one clear line."""
 
-import shutil
+
 
 import numpy as np
 import pytest
 
 from sim.core.errors import PlaytestError
 from sim.festival.data import load
+from tests.conftest import assert_refused, edited_copy
 
 
 def test_shipped_counts_and_seed_constraints(fest):
@@ -27,15 +28,8 @@ def test_shipped_counts_and_seed_constraints(fest):
 
 @pytest.fixture
 def broken(tmp_path, fest):
-    def make(file, old, new):
-        folder = tmp_path / "festival"
-        shutil.copytree(fest.folder, folder)
-        path = folder / file
-        text = path.read_text()
-        assert old in text
-        path.write_text(text.replace(old, new, 1))
-        return folder
-    return make
+    return lambda file, old, new: edited_copy(fest.folder, tmp_path / "festival", file,
+                                              old, new)
 
 
 @pytest.mark.parametrize("file,old,new,expect", [
@@ -57,11 +51,7 @@ def broken(tmp_path, fest):
     ("tiles.csv", "red-D1,red,D1,1,public", "red-D1,red,D1,1,public,extra", "wrong number"),
 ])
 def test_broken_copy_is_refused_with_file_row_and_field(broken, file, old, new, expect):
-    folder = broken(file, old, new)
-    with pytest.raises(PlaytestError) as e:
-        load(folder)
-    message = str(e.value)
-    assert expect in message and "\n" not in message
+    assert_refused(load, broken(file, old, new), expect)
 
 
 def test_missing_folder_and_unreadable_file(tmp_path, broken):

@@ -1,12 +1,12 @@
 """The shipped Magnificent boards and camp tiles against the seed, and broken copies."""
 
-import shutil
+
 
 import numpy as np
 import pytest
 
-from sim.core.errors import PlaytestError
 from sim.magnificent import data as M
+from tests.conftest import assert_refused, edited_copy
 
 
 @pytest.fixture(scope="module")
@@ -83,15 +83,8 @@ def test_cards(mag):
 
 @pytest.fixture
 def broken(tmp_path, mag):
-    def make(file, old, new):
-        folder = tmp_path / "magnificent"
-        shutil.copytree(mag.folder, folder)
-        path = folder / file
-        text = path.read_text()
-        assert old in text
-        path.write_text(text.replace(old, new, 1))
-        return folder
-    return make
+    return lambda file, old, new: edited_copy(mag.folder, tmp_path / "magnificent", file,
+                                              old, new)
 
 
 @pytest.mark.parametrize("file,old,new,expect", [
@@ -124,11 +117,7 @@ def broken(tmp_path, mag):
     ("trainers.csv", "TR01,power", "TR01,magic", "field 'effect'"),
 ])
 def test_broken_copy_is_refused_with_file_row_and_field(broken, file, old, new, expect):
-    folder = broken(file, old, new)
-    with pytest.raises(PlaytestError) as e:
-        M.load(folder)
-    assert expect in str(e.value)
-    assert "\n" not in str(e.value)
+    assert_refused(M.load, broken(file, old, new), expect)
 
 
 def test_the_command_line_refuses_a_broken_copy_in_one_line(broken):

@@ -91,6 +91,52 @@ def read_toml(folder: Path, name: str) -> dict:
         raise PlaytestError(f"cannot read {path}: {e}") from None
 
 
+def whole(path: Path, key: str, value, low: int, high: int) -> int:
+    """``value`` of rules.toml's ``key`` when it is a whole number in [low, high]."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise PlaytestError(f"{path}: {key} = {value!r} must be a whole number {low}..{high}")
+    return value
+
+
+def read_rules(folder: Path, scalars: dict[str, tuple[int, int]], tables: tuple[str, ...]
+               ) -> dict:
+    """rules.toml with every key known and present, each scalar a whole number in its
+    (low, high) range, and min_players <= max_players. Tables are the loader's to check."""
+    rules = read_toml(folder, "rules.toml")
+    path = folder / "rules.toml"
+    for key in rules:
+        if key not in scalars and key not in tables:
+            raise PlaytestError(f"{path}: unknown parameter '{key}'")
+    for key in (*scalars, *tables):
+        if key not in rules:
+            raise PlaytestError(f"{path}: missing parameter '{key}'")
+    for key, (low, high) in scalars.items():
+        whole(path, key, rules[key], low, high)
+    if rules.get("min_players", 0) > rules.get("max_players", 0):
+        raise PlaytestError(f"{path}: min_players is above max_players")
+    return rules
+
+
+def check_count(what: Path | str, got: int, params: dict, key: str) -> None:
+    """``got`` rows of ``what`` must be rules.toml's ``components.<key>``."""
+    want = params["components"][key]
+    if got != want:
+        raise PlaytestError(f"{what}: {got} rows, rules.toml says components.{key} = {want}")
+
+
+def unique_names(rows: list[Row], field: str) -> list[str]:
+    """The non-empty, distinct ``field`` of every row, in order."""
+    names = []
+    for row in rows:
+        name = row.field(field)
+        if not name:
+            raise row.fail(field, "empty")
+        if name in names:
+            raise row.fail(field, f"'{name}' appears twice")
+        names.append(name)
+    return names
+
+
 def folder_hash(folder: Path) -> str:
     """A short hash of every data file in ``folder``: runs record what they were played on."""
     h = hashlib.sha256()

@@ -13,7 +13,15 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.data import folder_hash, read_csv, read_toml, seeds_dir
+from sim.core.data import (
+    check_count,
+    folder_hash,
+    read_csv,
+    read_rules,
+    seeds_dir,
+    unique_names,
+    whole,
+)
 from sim.core.errors import PlaytestError
 
 MODES = ("intro", "full", "short")
@@ -158,28 +166,12 @@ TABLES = ("rounds", "objective_rounds", "stack_for_round", "dice", "objective_st
           "amenity_bonus", "components")
 
 
-def _whole(path: Path, key: str, value, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise PlaytestError(f"{path}: {key} = {value!r} must be a whole number {low}..{high}")
-    return value
-
-
 def _params(folder: Path) -> dict:
-    rules = read_toml(folder, "rules.toml")
+    rules = read_rules(folder, SCALARS, TABLES)
     path = folder / "rules.toml"
-    for key in rules:
-        if key not in SCALARS and key not in TABLES:
-            raise PlaytestError(f"{path}: unknown parameter '{key}'")
-    for key in (*SCALARS, *TABLES):
-        if key not in rules:
-            raise PlaytestError(f"{path}: missing parameter '{key}'")
-    for key, (low, high) in SCALARS.items():
-        _whole(path, key, rules[key], low, high)
-    if rules["min_players"] > rules["max_players"]:
-        raise PlaytestError(f"{path}: min_players is above max_players")
     players = range(rules["min_players"], rules["max_players"] + 1)
     for mode in MODES:
-        rounds = _whole(path, f"rounds.{mode}", rules["rounds"].get(mode), 1, 10)
+        rounds = whole(path, f"rounds.{mode}", rules["rounds"].get(mode), 1, 10)
         objective_rounds = rules["objective_rounds"].get(mode)
         if not isinstance(objective_rounds, list) or not all(
                 isinstance(r, int) and 1 <= r <= rounds for r in objective_rounds):
@@ -192,21 +184,21 @@ def _params(folder: Path) -> dict:
     if not isinstance(colours, list) or len(colours) < 1 or len(set(colours)) != len(colours) \
             or GREY in colours:
         raise PlaytestError(f"{path}: dice.colours must name different colours (not '{GREY}')")
-    per_colour = _whole(path, "dice.per_colour", dice.get("per_colour"), 1, 1000)
+    per_colour = whole(path, "dice.per_colour", dice.get("per_colour"), 1, 1000)
     for n in players:
-        _whole(path, f"dice.in_bag.{n}", dice.get("in_bag", {}).get(str(n)), 1, per_colour)
+        whole(path, f"dice.in_bag.{n}", dice.get("in_bag", {}).get(str(n)), 1, per_colour)
         stars = rules["objective_stars"].get(str(n))
         if not isinstance(stars, list) or len(stars) != n - 1:
             raise PlaytestError(f"{path}: objective_stars.{n} must give {n - 1} value(s)")
         for k, s in enumerate(stars):
-            _whole(path, f"objective_stars.{n}[{k}]", s, 0, 100)
+            whole(path, f"objective_stars.{n}[{k}]", s, 0, 100)
     bonus = rules["amenity_bonus"]
     for key in ("set_any_pips", "draw_die_at", "free_build_from_discard"):
-        _whole(path, f"amenity_bonus.{key}", bonus.get(key), 2, len(AMENITIES) * 10)
-    _whole(path, "amenity_bonus.draw_die_pips", bonus.get("draw_die_pips"), 1, 6)
+        whole(path, f"amenity_bonus.{key}", bonus.get(key), 2, len(AMENITIES) * 10)
+    whole(path, "amenity_bonus.draw_die_pips", bonus.get("draw_die_pips"), 1, 6)
     for key in ("attractions_a", "attractions_b", "basic_attractions", "objectives",
                 "administrators", "skills", "maps_in_supply", "mascots_per_player"):
-        _whole(path, f"components.{key}", rules["components"].get(key), 0, 1000)
+        whole(path, f"components.{key}", rules["components"].get(key), 0, 1000)
     return rules
 
 
@@ -217,7 +209,7 @@ def _monorails(folder: Path, params: dict) -> tuple[np.ndarray, list[str]]:
     rows = read_csv(folder, "monorails.csv",
                     ["monorail", "players", "pips_1", "pips_2", "pips_3", "source"])
     table = np.zeros(len(rows), dtype=[("players", "i8"), ("pips", "i8", 3)])
-    names = _names(rows, "monorail")
+    names = unique_names(rows, "monorail")
     low, high = params["min_players"], params["max_players"]
     for i, row in enumerate(rows):
         table[i]["players"] = row.integer("players", low=low, high=high)
@@ -308,7 +300,7 @@ def _attractions(folder: Path, params: dict, colours: list[str]) -> tuple[np.nda
                      "requirement_colour", "stars", "amenity", "colour", "icons",
                      "upgrade_costs", "source"])
     table = np.zeros(len(rows), dtype=[(f, "i8") for f in ATTRACTION_FIELDS])
-    names = _names(rows, "attraction")
+    names = unique_names(rows, "attraction")
     tile_colours = [*colours, GREY]
     for i, row in enumerate(rows):
         t = table[i]
@@ -358,7 +350,7 @@ def _objectives(folder: Path, params: dict) -> tuple[np.ndarray, list[str], list
     rows = read_csv(folder, "objectives.csv", ["objective", "colour", "measure", "best",
                                                "source"])
     table = np.zeros(len(rows), dtype=[("colour", "i8"), ("measure", "i8"), ("best", "i8")])
-    names = _names(rows, "objective")
+    names = unique_names(rows, "objective")
     card_colours: list[str] = []
     for i, row in enumerate(rows):
         colour = row.field("colour")
@@ -389,19 +381,13 @@ def _power_colour(row, colours: list[str], power: str, coloured: bool) -> int:
     return ANY if colour == "any" else colours.index(colour)
 
 
-def _count(folder: Path, name: str, rows, params: dict, key: str) -> None:
-    if len(rows) != params["components"][key]:
-        raise PlaytestError(f"{folder / name}: {len(rows)} rows, rules.toml says "
-                            f"components.{key} = {params['components'][key]}")
-
-
 def _administrators(folder: Path, params: dict, colours: list[str]) -> tuple[np.ndarray, list]:
     rows = read_csv(folder, "administrators.csv",
                     ["administrator", "phase", "power", "colour", "amount", "thresholds",
                      "stars", "source"])
     table = np.zeros(len(rows), dtype=[("power", "i8"), ("colour", "i8"), ("amount", "i8"),
                                        ("thresholds", "i8", 3), ("stars", "i8", 3)])
-    names = _names(rows, "administrator")
+    names = unique_names(rows, "administrator")
     powers = list(ADMIN_POWERS)
     for i, row in enumerate(rows):
         row.choice("phase", PHASES)
@@ -423,7 +409,7 @@ def _administrators(folder: Path, params: dict, colours: list[str]) -> tuple[np.
             if values != sorted(set(values)):
                 raise row.fail(field, "must rise")
             t[field] = values
-    _count(folder, "administrators.csv", rows, params, "administrators")
+    check_count(folder / "administrators.csv", len(rows), params, "administrators")
     return table, names
 
 
@@ -432,7 +418,7 @@ def _skills(folder: Path, params: dict, colours: list[str]) -> tuple[np.ndarray,
                                            "source"])
     table = np.zeros(len(rows), dtype=[("power", "i8"), ("colour", "i8"), ("amount", "i8"),
                                        ("limit", "i8")])
-    names = _names(rows, "skill")
+    names = unique_names(rows, "skill")
     powers = list(SKILL_POWERS)
     for i, row in enumerate(rows):
         power = row.choice("power", powers)
@@ -440,17 +426,7 @@ def _skills(folder: Path, params: dict, colours: list[str]) -> tuple[np.ndarray,
         table[i] = (powers.index(power), _power_colour(row, colours, power, coloured),
                     row.integer("amount", low=1 if amount else 0, high=10 if amount else 0),
                     row.integer("limit", low=1 if limit else 0, high=100 if limit else 0))
-    _count(folder, "skills.csv", rows, params, "skills")
+    check_count(folder / "skills.csv", len(rows), params, "skills")
     return table, names
 
 
-def _names(rows, field: str) -> list[str]:
-    names = []
-    for row in rows:
-        name = row.field(field)
-        if not name:
-            raise row.fail(field, "empty")
-        if name in names:
-            raise row.fail(field, f"'{name}' appears twice")
-        names.append(name)
-    return names

@@ -14,7 +14,15 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.data import folder_hash, read_csv, read_toml, seeds_dir
+from sim.core.data import (
+    check_count,
+    folder_hash,
+    read_csv,
+    read_rules,
+    seeds_dir,
+    unique_names,
+    whole,
+)
 from sim.core.errors import PlaytestError
 
 SIZES = {"small": 4, "large": 6}  # squares of a camp tile
@@ -121,30 +129,14 @@ def load(folder: str | Path | None = None) -> MagnificentData:
     )
 
 
-def _whole(path: Path, key: str, value, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise PlaytestError(f"{path}: {key} = {value!r} must be a whole number {low}..{high}")
-    return value
-
-
 def _params(folder: Path) -> dict:
-    rules = read_toml(folder, "rules.toml")
+    rules = read_rules(folder, SCALARS, TABLES)
     path = folder / "rules.toml"
-    for key in rules:
-        if key not in SCALARS and key not in TABLES:
-            raise PlaytestError(f"{path}: unknown parameter '{key}'")
-    for key in (*SCALARS, *TABLES):
-        if key not in rules:
-            raise PlaytestError(f"{path}: missing parameter '{key}'")
-    for key, (low, high) in SCALARS.items():
-        _whole(path, key, rules[key], low, high)
-    if rules["min_players"] > rules["max_players"]:
-        raise PlaytestError(f"{path}: min_players is above max_players")
     penalty = rules["missing_coin_penalty"]
     if not isinstance(penalty, list) or len(penalty) != rules["rounds"]:
         raise PlaytestError(f"{path}: missing_coin_penalty needs one value per round")
     for k, p in enumerate(penalty):
-        _whole(path, f"missing_coin_penalty[{k}]", p, 0, 100)
+        whole(path, f"missing_coin_penalty[{k}]", p, 0, 100)
     colours = rules["colours"].get("dice")
     clear = rules["colours"].get("clear")
     if not isinstance(colours, list) or len(colours) != 3 or len(set(colours)) != 3 \
@@ -156,26 +148,26 @@ def _params(folder: Path) -> dict:
         if not isinstance(dice, list) or len(dice) != 4:
             raise PlaytestError(f"{path}: dice.{n} must give 4 counts (3 colours and clear)")
         for k, count in enumerate(dice):
-            _whole(path, f"dice.{n}[{k}]", count, 0, 20)
+            whole(path, f"dice.{n}[{k}]", count, 0, 20)
         if sum(dice) < n * rules["turns_per_round"]:
             raise PlaytestError(f"{path}: dice.{n} has fewer dice than {n} players take a "
                                 "round")
-        _whole(path, f"display_rows.{n}", rules["display_rows"].get(str(n)), n, 10)
+        whole(path, f"display_rows.{n}", rules["display_rows"].get(str(n)), n, 10)
     for key in COMPONENTS:
-        _whole(path, f"components.{key}", rules["components"].get(key), 0, 1000)
+        whole(path, f"components.{key}", rules["components"].get(key), 0, 1000)
     for board in BOARDS:
         start = rules["side_b"].get(board)
         if not isinstance(start, dict) or set(start) != {"coins", "gems", "trainer_markers"}:
             raise PlaytestError(f"{path}: side_b.{board} needs coins, gems and "
                                 "trainer_markers")
-        _whole(path, f"side_b.{board}.coins", start["coins"], 0, 100)
-        _whole(path, f"side_b.{board}.trainer_markers", start["trainer_markers"], 0,
+        whole(path, f"side_b.{board}.coins", start["coins"], 0, 100)
+        whole(path, f"side_b.{board}.trainer_markers", start["trainer_markers"], 0,
                rules["trainer_markers_per_player"])
         gems = start["gems"]
         if not isinstance(gems, list) or len(gems) != 4:
             raise PlaytestError(f"{path}: side_b.{board}.gems needs 4 counts")
         for k, g in enumerate(gems):
-            _whole(path, f"side_b.{board}.gems[{k}]", g, 0, rules["gem_storage_per_colour"])
+            whole(path, f"side_b.{board}.gems[{k}]", g, 0, rules["gem_storage_per_colour"])
     return rules
 
 
@@ -341,24 +333,6 @@ def _performance(folder: Path, params: dict) -> np.ndarray:
 NUMERALS = ("deck", "I", "II", "III", "IV")
 
 
-def _names(rows, field: str) -> list[str]:
-    names = []
-    for row in rows:
-        name = row.field(field)
-        if not name:
-            raise row.fail(field, "empty")
-        if name in names:
-            raise row.fail(field, f"'{name}' appears twice")
-        names.append(name)
-    return names
-
-
-def _count(folder: Path, name: str, got: int, params: dict, key: str) -> None:
-    if got != params["components"][key]:
-        raise PlaytestError(f"{folder / name}: {got} rows, rules.toml says "
-                            f"components.{key} = {params['components'][key]}")
-
-
 def _gems(row, field: str, gems: list[str]) -> tuple[int, int]:
     """(colour index, count) of a 'colour:count' field; (-1, 0) when empty."""
     text = row.field(field)
@@ -377,7 +351,7 @@ def _master_cards(folder: Path, params: dict, colours: list[str]) -> tuple[np.nd
     table = np.zeros(len(rows), dtype=[("set", "i8"), ("bonus", "i8"), ("bonus_amount", "i8"),
                                        ("scoring", "i8"), ("points", "i8"),
                                        ("scoring_param", "i8")])
-    names = _names(rows, "card")
+    names = unique_names(rows, "card")
     bonuses, scorings = list(MASTER_BONUSES), list(SCORINGS)
     for i, row in enumerate(rows):
         bonus = row.choice("bonus", bonuses)
@@ -396,10 +370,10 @@ def _master_cards(folder: Path, params: dict, colours: list[str]) -> tuple[np.nd
             param = row.integer("scoring_param", low=1, high=100)
         table[i] = (NUMERALS.index(row.choice("set", NUMERALS)), bonuses.index(bonus), amount,
                     scorings.index(scoring), row.integer("points", low=1, high=100), param)
-    _count(folder, "master_cards.csv", len(rows), params, "master_cards")
+    check_count(folder / "master_cards.csv", len(rows), params, "master_cards")
     starting = int((table["set"] > 0).sum())
-    _count(folder, "master_cards.csv (starting cards)", starting, params,
-           "starting_master_cards")
+    check_count(f"{folder / 'master_cards.csv'} (starting cards)", starting, params,
+                "starting_master_cards")
     per_set = np.bincount(table["set"], minlength=len(NUMERALS))[1:]
     if len(set(per_set)) != 1:
         raise PlaytestError(f"{folder / 'master_cards.csv'}: the starting sets I-IV need as "
@@ -415,7 +389,7 @@ def _posters(folder: Path, params: dict, colours: list[str], tile_names: list[st
                                        ("tiles", "i8", MAX_POSTER_TILES),
                                        ("gem_colour", "i8"), ("gems", "i8"), ("points", "i8"),
                                        ("coins", "i8")])
-    names = _names(rows, "poster")
+    names = unique_names(rows, "poster")
     gems = [*colours, params["colours"]["clear"]]
     for i, row in enumerate(rows):
         tiles = [t.strip() for t in row.field("tiles").split(";") if t.strip()]
@@ -431,9 +405,9 @@ def _posters(folder: Path, params: dict, colours: list[str], tile_names: list[st
         t["gem_colour"], t["gems"] = _gems(row, "gems", gems)
         t["points"] = row.integer("points", low=0, high=100)
         t["coins"] = row.integer("coins", low=0, high=100)
-    _count(folder, "posters.csv", len(rows), params, "posters")
-    _count(folder, "posters.csv (starting posters)", int(table["starting"].sum()), params,
-           "starting_posters")
+    check_count(folder / "posters.csv", len(rows), params, "posters")
+    check_count(f"{folder / 'posters.csv'} (starting posters)", int(table["starting"].sum()),
+                params, "starting_posters")
     return table, names
 
 
@@ -443,7 +417,7 @@ def _tents(folder: Path, params: dict, colours: list[str]) -> np.ndarray:
     table = np.zeros(len(rows), dtype=[("bonus", "i8"), ("amount", "i8"),
                                        ("show_points", "i8"), ("show_coins", "i8"),
                                        ("gem_colour", "i8"), ("gems", "i8")])
-    _names(rows, "tent")
+    unique_names(rows, "tent")
     gems = [*colours, params["colours"]["clear"]]
     for i, row in enumerate(rows):
         colour, count = _gems(row, "gems", gems)
@@ -451,7 +425,7 @@ def _tents(folder: Path, params: dict, colours: list[str]) -> np.ndarray:
                     row.integer("amount", low=1, high=10),
                     row.integer("show_points", low=0, high=100),
                     row.integer("show_coins", low=0, high=100), colour, count)
-    _count(folder, "tents.csv", len(rows), params, "tents")
+    check_count(folder / "tents.csv", len(rows), params, "tents")
     if params["components"]["tents_on_board"] >= len(rows):
         raise PlaytestError(f"{folder / 'tents.csv'}: {len(rows)} tents cannot fill "
                             f"{params['components']['tents_on_board']} board spaces and leave "
@@ -464,10 +438,10 @@ def _effects(folder: Path, name: str, id_field: str, count_key: str | None,
     """Trainer tiles and the main board's trainer spaces: an effect with an amount."""
     rows = read_csv(folder, name, [id_field, "effect", "amount", "source"])
     table = np.zeros(len(rows), dtype=[("effect", "i8"), ("amount", "i8")])
-    _names(rows, id_field)
+    unique_names(rows, id_field)
     for i, row in enumerate(rows):
         table[i] = (TRAINER_EFFECTS.index(row.choice("effect", TRAINER_EFFECTS)),
                     row.integer("amount", low=1, high=10))
     if count_key is not None:
-        _count(folder, name, len(rows), params, count_key)
+        check_count(folder / name, len(rows), params, count_key)
     return table
