@@ -139,6 +139,10 @@ def broken(tmp_path, dtp):
     ("rules.toml", "4 = [8, 4, 2]", "4 = [8, 4]", "objective_stars.4 must give 3"),
     ("rules.toml", "3 = 16", "3 = 26", "dice.in_bag.3 = 26"),
     ("rules.toml", "mascot_price = 5", "mascot_price = -5", "mascot_price"),
+    ("rules.toml", "[rounds]", "rounds = 4\n[x]", "unknown parameter 'x'"),
+    ("rules.toml", "[rounds]                        # rounds per mode, and the rounds with an "
+     "objective\nintro = 4\nfull = 5\nshort = 4", "rounds = [4, 5, 4]",
+     "rounds must be a table"),
     ("administrators.csv", "builder,improve,upgrade_discount", "builder,improve,free_lunch",
      "field 'power'"),
     ("administrators.csv", "builder,improve,upgrade_discount,any",

@@ -112,6 +112,9 @@ def read_rules(folder: Path, scalars: dict[str, tuple[int, int]], tables: tuple[
             raise PlaytestError(f"{path}: missing parameter '{key}'")
     for key, (low, high) in scalars.items():
         whole(path, key, rules[key], low, high)
+    for key in tables:
+        if not isinstance(rules[key], (dict, list)):
+            raise PlaytestError(f"{path}: {key} must be a table or a list")
     if rules.get("min_players", 0) > rules.get("max_players", 0):
         raise PlaytestError(f"{path}: min_players is above max_players")
     return rules

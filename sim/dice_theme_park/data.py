@@ -169,6 +169,9 @@ TABLES = ("rounds", "objective_rounds", "stack_for_round", "dice", "objective_st
 def _params(folder: Path) -> dict:
     rules = read_rules(folder, SCALARS, TABLES)
     path = folder / "rules.toml"
+    for key in TABLES:
+        if not isinstance(rules[key], dict):
+            raise PlaytestError(f"{path}: {key} must be a table ([{key}])")
     players = range(rules["min_players"], rules["max_players"] + 1)
     for mode in MODES:
         rounds = whole(path, f"rounds.{mode}", rules["rounds"].get(mode), 1, 10)

@@ -132,6 +132,9 @@ def load(folder: str | Path | None = None) -> MagnificentData:
 def _params(folder: Path) -> dict:
     rules = read_rules(folder, SCALARS, TABLES)
     path = folder / "rules.toml"
+    for key in TABLES:
+        if key != "missing_coin_penalty" and not isinstance(rules[key], dict):
+            raise PlaytestError(f"{path}: {key} must be a table ([{key}])")
     penalty = rules["missing_coin_penalty"]
     if not isinstance(penalty, list) or len(penalty) != rules["rounds"]:
         raise PlaytestError(f"{path}: missing_coin_penalty needs one value per round")
