@@ -26,6 +26,14 @@ def seeds_dir(game: str) -> Path:
     return Path(str(resources.files("seeds") / game))
 
 
+def data_folder(game: str, folder: str | Path | None) -> Path:
+    """``folder`` as a Path (default: the shipped ``seeds/<game>``); refused if missing."""
+    path = Path(folder) if folder is not None else seeds_dir(game)
+    if not path.is_dir():
+        raise PlaytestError(f"no such data folder: {path}")
+    return path
+
+
 class Row(dict):
     """One CSV row; ``where`` is ``file, row N`` for error messages (header is row 1)."""
 

@@ -15,10 +15,10 @@ import numpy as np
 
 from sim.core.data import (
     check_count,
+    data_folder,
     folder_hash,
     read_csv,
     read_rules,
-    seeds_dir,
     unique_names,
     whole,
 )
@@ -121,9 +121,7 @@ class DiceThemeParkData:
 
 def load(folder: str | Path | None = None) -> DiceThemeParkData:
     """Read and validate a Dice Theme Park data folder (default: the shipped one)."""
-    folder = Path(folder) if folder is not None else seeds_dir("dice_theme_park")
-    if not folder.is_dir():
-        raise PlaytestError(f"no such data folder: {folder}")
+    folder = data_folder("dice_theme_park", folder)
     params = _params(folder)
     colours = list(params["dice"]["colours"])
     monorails, monorail_names = _monorails(folder, params)
@@ -327,8 +325,9 @@ def _attractions(folder: Path, params: dict, colours: list[str]) -> tuple[np.nda
                                       f"{', '.join(AMENITIES)}")
         t["amenity"] = ANY if amenity == "none" else AMENITIES.index(amenity)
         t["colour"] = tile_colours.index(row.choice("colour", tile_colours))
-        if t["income"] > 0 and stack == "A" and tile_colours[t["colour"]] != GREY:
-            raise row.fail("income", "in stack A only grey attractions have income (seed)")
+        # The seed: only grey attractions and some of stack B have income (and the entrance).
+        if t["income"] > 0 and stack not in ("entrance", "B") and tile_colours[t["colour"]] != GREY:
+            raise row.fail("income", "only grey attractions, B tiles and the entrance have income")
         costs = [c.strip() for c in row.field("upgrade_costs").split(";") if c.strip()]
         if len(costs) > MAX_UPGRADE_SPACES:
             raise row.fail("upgrade_costs", f"at most {MAX_UPGRADE_SPACES} upgrade spaces")

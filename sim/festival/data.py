@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.core.data import folder_hash, read_csv, read_toml, seeds_dir
+from sim.core.data import data_folder, folder_hash, read_csv, read_toml
 from sim.core.errors import PlaytestError
 from sim.festival import state as S
 from sim.festival.tables import (
@@ -196,9 +196,7 @@ def _params(folder: Path) -> np.ndarray:
 
 def load(folder: str | Path | None = None) -> FestivalData:
     """Read and validate a Festival data folder (default: the shipped ``seeds/festival``)."""
-    folder = Path(folder) if folder is not None else seeds_dir("festival")
-    if not folder.is_dir():
-        raise PlaytestError(f"no such data folder: {folder}")
+    folder = data_folder("festival", folder)
     params = _params(folder)
 
     boards = read_csv(folder, "boards.csv",

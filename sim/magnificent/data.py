@@ -16,10 +16,10 @@ import numpy as np
 
 from sim.core.data import (
     check_count,
+    data_folder,
     folder_hash,
     read_csv,
     read_rules,
-    seeds_dir,
     unique_names,
     whole,
 )
@@ -99,9 +99,7 @@ class MagnificentData:
 
 def load(folder: str | Path | None = None) -> MagnificentData:
     """Read and validate a Magnificent data folder (default: the shipped one)."""
-    folder = Path(folder) if folder is not None else seeds_dir("magnificent")
-    if not folder.is_dir():
-        raise PlaytestError(f"no such data folder: {folder}")
+    folder = data_folder("magnificent", folder)
     params = _params(folder)
     colours = list(params["colours"]["dice"])
     camp_tiles, names = _camp_tiles(folder, colours)
