@@ -1,1 +1,1 @@
-"""pandas: win rates, setup strength, score distributions and game length from results."""
+"""One analysis for every game: the results table plus the game's declaration -> tables."""

@@ -15,17 +15,25 @@ import sys
 import tempfile
 import time
 
-CASES = [("random", 2), ("random", 4), ("greedy", 2), ("greedy", 4)]
+from sim.core.registry import game_module
+
 REPEATS = 3  # each rate is the best of 3 timed runs (the median is printed beside it)
 
 
-def _measure(bot: str, players: int, games: int, threads: int | None) -> dict:
+def cases(game: str) -> list[tuple[str, int]]:
+    """(bot, players): the game's bench bots at its fewest and most players."""
+    module = game_module(game)
+    lo, hi = module.PLAYERS
+    return [(bot, n) for bot in module.BENCH_BOTS for n in dict.fromkeys((lo, hi))]
+
+
+def _measure(game: str, bot: str, players: int, games: int, threads: int | None) -> dict:
     """Run in the child: one warm-up chunk, then timed chunks at 1 thread and at all."""
     import numba
 
-    from sim.festival import play_chunk, prepare
-
-    p, _ = prepare(players, [bot] * players)
+    module = game_module(game)
+    play_chunk = module.play_chunk
+    p, _ = module.prepare(players, [bot] * players)
     t0 = time.perf_counter()
     play_chunk(p, seed=1, start=0, n=1)
     first = time.perf_counter() - t0
@@ -58,19 +66,22 @@ def _child(args: list[str], env: dict | None = None) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def bench(games: int = 40_000, interpreted_games: int = 20, threads: int | None = None) -> list:
-    print(f"playtest bench: Festival, {games:,} games per figure, {os.cpu_count()} cores\n")
+def bench(game: str = "festival", games: int = 40_000, interpreted_games: int = 20,
+          threads: int | None = None) -> list:
+    todo = cases(game)
+    first_bot, most = todo[0][0], max(n for _, n in todo)
+    print(f"playtest bench: {game}, {games:,} games per figure, {os.cpu_count()} cores\n")
     with tempfile.TemporaryDirectory() as cache:
-        cold = _child(["random", "4", "1"], {"NUMBA_CACHE_DIR": cache})
-        warm = _child(["random", "4", "1"], {"NUMBA_CACHE_DIR": cache})
+        cold = _child([game, first_bot, str(most), "1"], {"NUMBA_CACHE_DIR": cache})
+        warm = _child([game, first_bot, str(most), "1"], {"NUMBA_CACHE_DIR": cache})
     print(f"compile, first call with an empty cache: {cold['first_call_s']:.1f} s; "
           f"with the cache: {warm['first_call_s']:.2f} s (one kernel serves every bot, player "
           "count and card file)\n")
     rows = []
     print(f"games per second, best of {REPEATS} runs (median in brackets):")
     print(f"{'bots':8} {'players':>7} {'1 core':>18} {'total':>18} {'threads':>7} {'peak MB':>8}")
-    for bot, players in CASES:
-        r = _child([bot, str(players), str(games)] + ([str(threads)] if threads else []))
+    for bot, players in todo:
+        r = _child([game, bot, str(players), str(games)] + ([str(threads)] if threads else []))
         rows.append(r)
         one = f"{r['gps_one_core']:,.0f} ({r['gps_one_core_median']:,.0f})"
         total = f"{r['gps_total']:,.0f} ({r['gps_total_median']:,.0f})"
@@ -78,17 +89,17 @@ def bench(games: int = 40_000, interpreted_games: int = 20, threads: int | None 
               f"{r['peak_mb']:8.0f}")
     print(f"\ncompiled against interpreted (NUMBA_DISABLE_JIT=1, {interpreted_games} games, "
           "1 core):")
-    for bot in ("random", "greedy"):
-        slow = _child([bot, "4", str(interpreted_games)], {"NUMBA_DISABLE_JIT": "1"})
-        fast = next(r for r in rows if r["bot"] == bot and r["players"] == 4)
+    for bot in dict.fromkeys(b for b, _ in todo):
+        slow = _child([game, bot, str(most), str(interpreted_games)], {"NUMBA_DISABLE_JIT": "1"})
+        fast = next(r for r in rows if r["bot"] == bot and r["players"] == most)
         speedup = fast["gps_one_core"] / slow["interpreted_gps"]
-        print(f"{bot:8} 4 players: {slow['interpreted_gps']:8.1f} games/s interpreted, "
+        print(f"{bot:8} {most} players: {slow['interpreted_gps']:8.1f} games/s interpreted, "
               f"{speedup:,.0f}x faster compiled")
         rows.append({**slow, "speedup": speedup})
     return rows
 
 
 if __name__ == "__main__":
-    bot, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    threads = int(sys.argv[4]) if len(sys.argv) > 4 else None
-    print(json.dumps(_measure(bot, players, games, threads)))
+    game, bot, players, games = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    threads = int(sys.argv[5]) if len(sys.argv) > 5 else None
+    print(json.dumps(_measure(game, bot, players, games, threads)))

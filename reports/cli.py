@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+from analysis.catalogue import help_text
+from analysis.effects import MODEL_GAMES
 from sim.core.errors import PlaytestError
 
 DEFAULT_BOTS = ["greedy", "hunter", "builder", "random"]
@@ -52,12 +54,13 @@ def cmd_simulate(a) -> int:
 def cmd_report(a) -> int:
     from reports.html import write_report
 
-    print(f"report: {write_report(a.run, a.out)}")
+    print(f"report: {write_report(a.run, a.out, a.model_games)}")
     return 0
 
 
 def cmd_replay(a) -> int:
-    from sim.core.runner import game_module, read_info
+    from sim.core.registry import game_module
+    from sim.core.runner import read_info
 
     data = a.data
     if a.run:
@@ -95,7 +98,7 @@ def cmd_data(a) -> int:
 def cmd_bench(a) -> int:
     from reports.bench import bench
 
-    bench(games=a.games, interpreted_games=a.interpreted_games, threads=a.threads)
+    bench(a.game, games=a.games, interpreted_games=a.interpreted_games, threads=a.threads)
     return 0
 
 
@@ -136,10 +139,16 @@ An interrupted run keeps its finished chunks: the same command resumes it.""")
     s.set_defaults(func=cmd_simulate)
 
     r = sub.add_parser("report", help="analyse a run folder into an HTML report",
-                       formatter_class=raw, epilog="""example:
-  playtest report runs/festival-4p-seed0 --out runs/festival-4p-seed0/report""")
+                       formatter_class=raw, epilog=f"""example:
+  playtest report runs/festival-4p-seed0 --out runs/festival-4p-seed0/report
+
+the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
+{help_text()}""")
     r.add_argument("run", help="a run folder written by simulate")
     r.add_argument("--out", help="report folder (default RUN/report)")
+    r.add_argument("--model-games", type=int, default=MODEL_GAMES,
+                   help=f"games the model and the bootstrap use, the run's first ones "
+                   f"(default {MODEL_GAMES}; 0: all)")
     r.set_defaults(func=cmd_report)
 
     y = sub.add_parser("replay", help="print one game move by move", formatter_class=raw,
@@ -166,8 +175,10 @@ An interrupted run keeps its finished chunks: the same command resumes it.""")
 
     b = sub.add_parser("bench", help="games per second, compile time, memory",
                        formatter_class=raw, epilog="""examples:
-  playtest bench
-  playtest bench --games 50000 --interpreted-games 10""")
+  playtest bench festival
+  playtest bench festival --games 50000 --interpreted-games 10""")
+    b.add_argument("game", nargs="?", default="festival", help="a game with an engine "
+                   "(default festival)")
     b.add_argument("--games", type=int, default=40_000, help="games per measurement")
     b.add_argument("--interpreted-games", type=int, default=20,
                    help="games for the interpreted (NUMBA_DISABLE_JIT=1) comparison")

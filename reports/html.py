@@ -1,4 +1,5 @@
-"""The HTML report of a run folder: index.html, one PNG per plot and one CSV per table."""
+"""The HTML report of a run folder, for any registered game: one self-contained index.html
+(plots inlined) and one CSV per table beside it."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.festival import analyse
+from analysis.analyse import Analysis, analyse
+from analysis.catalogue import slug
+from analysis.effects import MODEL_GAMES
 from reports import plots
 from sim.core.errors import PlaytestError
+from sim.core.registry import game_module
 from sim.core.runner import load_results, read_info
-from strategies.presets import load_presets
+from strategies.presets import game_presets, random_choosers
 
 CSS = """
 body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; color: #222;
@@ -23,158 +27,296 @@ th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
 img { max-width: 100%; border: 1px solid #eee; margin: 0.5em 0; }
 .note { color: #555; font-size: 0.92em; } nav a { margin-right: 1em; }
+.summary { background: #f6f8fb; border-left: 4px solid #4c78a8; padding: 0.6em 1.2em; }
+.warn { background: #fff4e5; border-left: 4px solid #f58518; padding: 0.4em 1em; }
 """
 
-SECTIONS = [
-    ("run", "Run"), ("seats", "Seat advantage"), ("bots", "Bots"), ("setup", "Setup strength"),
-    ("scores", "Scores"), ("length", "Game length and end"), ("precision", "Precision"),
-    ("method", "Method"),
-]
-
-SHOW = {  # columns shown in the page; the CSV files have all of them
-    "rate": ["seat_games", "win_rate", "ci_low", "ci_high", "lift_pp", "p_holm", "mean_score",
-             "mean_rank"],
-    "held": ["eligible_seat_games", "held_share", "seat_games", "win_rate", "ci_low", "ci_high",
-             "lift_pp", "p_holm", "p_bh"],
-}
+COUNTS = {"seat_games", "games", "eligible_seat_games", "slots", "df"}
+RATES = {"win_rate", "ci_low", "ci_high", "even_share", "others_win_rate", "held_share",
+         "chosen_share", "share", "share_of_games", "start_player_win_rate"}
 
 
-def _p_value(p: float) -> str:
-    """p-values below double precision print as a bound, not as 0."""
-    if p != p:  # NaN
-        return ""
-    return "<1e-300" if p < 1e-300 else f"{p:.3g}"
+def _fmt(column: str):
+    """How a column reads in the page (the CSV files keep every digit)."""
+    if column.startswith("p_"):
+        return lambda p: "" if p != p else ("<1e-300" if p < 1e-300 else f"{p:.3g}")
+    if column.endswith("_pp"):
+        return lambda x: "" if x != x else f"{x:+.1f}"
+    if column in RATES:
+        return lambda x: "" if x != x else f"{100 * x:.1f}%"
+    if column in COUNTS:
+        return lambda x: "" if x != x else f"{x:,.0f}"
+    if column == "wins":
+        return lambda x: f"{x:,.1f}"
+    return None
 
 
-def _table(df: pd.DataFrame, columns: list[str] | None = None) -> str:
+def table_html(df: pd.DataFrame, columns: list[str] | None = None) -> str:
     if columns:
-        first = [c for c in df.columns if c not in SHOW["rate"] + SHOW["held"]][:1]
-        df = df[first + [c for c in columns if c in df.columns]]
-    fmt = {c: _p_value for c in df.columns if c.startswith("p_")}
-    return df.to_html(index=False, float_format=lambda x: f"{x:.4f}", formatters=fmt,
+        df = df[[c for c in columns if c in df.columns]]
+    if not len(df):
+        return "<p class='note'>(no rows)</p>"
+    fmt = {c: f for c in df.columns if (f := _fmt(c)) is not None}
+    return df.to_html(index=False, float_format=lambda x: f"{x:,.2f}", formatters=fmt,
                       border=0, na_rep="")
 
 
-def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
-    """Analyse the run in ``run_dir`` and write the report into ``out`` (default run/report)."""
-    run_dir = Path(run_dir)
-    info = read_info(run_dir)
-    request = info["request"]
-    if request["game"] != "festival":
-        raise PlaytestError(f"no report for game '{request['game']}' yet")
-    df = load_results(run_dir)
-    out = Path(out) if out else run_dir / "report"
-    out.mkdir(parents=True, exist_ok=True)
-    tables = analyse(df, info["cards"][: info["n_deck"]], info["crowd"])
-    for name, table in tables.items():
-        table.to_csv(out / f"{name}.csv", index=False)
+def img(uri: str, alt: str) -> str:
+    return f"<img src='{uri}' alt='{html.escape(alt)}'>"
 
-    n_players = request["players"]
-    even = 1 / n_players
-    img = {
-        "seat": plots.rate_bars(tables["win_rate_by_seat"], "seat",
-                                "Win rate by seat (seat 0 starts)", out / "seats.png", even),
-        "bot": plots.rate_bars(tables["win_rate_by_bot"], "bot", "Win rate by bot",
-                               out / "bots.png", even),
-        "board": plots.rate_bars(tables["board_dealt"], "board", "Win rate by board (dealt)",
-                                 out / "boards.png", even),
-        "side": plots.rate_bars(tables["start_side_kept"], "start_side",
-                                "Win rate by starting objective side (kept)",
-                                out / "start_sides.png", even),
-        "cards": plots.lift_dots(tables["objectives_completed"], "card",
-                                 "Objective cards: lift of the seats that completed them",
-                                 out / "objectives.png"),
-        "crowd": plots.lift_dots(tables["crowd_claimed"], "condition",
-                                 "Crowd-pleasers: lift of the seats that claimed them",
-                                 out / "crowd.png"),
-        "hist": plots.score_hist(df, out / "scores.png"),
-        "sources": plots.source_bars(tables["score_distribution"], out / "sources.png"),
-        "length": plots.length_hist(df, out / "length.png"),
-    }
-    games = request["games"]
-    presets = load_presets(request["game"])
-    e = html.escape
-    seat0 = tables["win_rate_by_seat"].iloc[0]
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>playtest: Festival, "
-             f"{games:,} games</title><style>{CSS}</style></head><body>",
-             f"<h1>Festival: {games:,} simulated games, {n_players} players</h1>",
-             "<nav>" + "".join(f"<a href='#{k}'>{v}</a>" for k, v in SECTIONS) + "</nav>"]
-    parts.append("<h2 id='run'>Run</h2><table>" + "".join(
-        f"<tr><th>{e(k)}</th><td>{e(str(v))}</td></tr>" for k, v in [
-            ("games", f"{games:,}"), ("players", n_players),
-            ("bots (by slot)", ", ".join(request["bots"])),
-            *((f"bot {name}", presets[name].description if name in presets else "")
-              for name in dict.fromkeys(request["bots"])),
+
+def note(text: str) -> str:
+    return f"<p class='note'>{text}</p>"
+
+
+RATE = ["seat_games", "win_rate", "ci_low", "ci_high", "diff_pp", "diff_low_pp",
+        "diff_high_pp", "p_value", "p_holm", "mean_score", "mean_rank"]
+HELD = ["eligible_seat_games", "seat_games", "held_share", "win_rate", "ci_low", "ci_high",
+        "others_win_rate", "diff_pp", "diff_low_pp", "diff_high_pp"]
+
+
+def _summary(a: Analysis) -> str:
+    items = "".join(f"<li>{html.escape(s)}</li>" for s in a.findings)
+    limits = "".join(f"<li>{html.escape(s)}</li>" for s in a.limits)
+    return (f"<div class='summary'><h2 id='summary'>Summary</h2><ul>{items}</ul>"
+            f"<p><b>What this run cannot resolve</b></p><ul>{limits}</ul></div>")
+
+
+def _run_section(info: dict, a: Analysis, presets: dict) -> str:
+    req = info["request"]
+    rows = [("games", f"{a.games:,}"), ("players", a.players),
+            ("bots (by slot)", ", ".join(req["bots"])),
+            *((f"bot {b}", presets[b].description) for b in dict.fromkeys(req["bots"])
+              if b in presets),
             ("seat rotation", "yes: game i seats bot slot (seat + i) mod players"
-             if request["rotate"] else "no: slot = seat"),
-            ("master seed", request["seed"]), ("data hash", request["data_hash"]),
+             if req.get("rotate", True) else "no: slot = seat"),
+            ("master seed", req["seed"]), ("data hash", req.get("data_hash", "")),
             ("backend", info.get("backend")), ("simulation seconds", info.get("seconds")),
             ("playtest version", info.get("version")),
-            ("report written", time.strftime("%Y-%m-%d %H:%M")),
-        ]) + "</table>")
-    parts.append(
-        "<h2 id='seats'>Seat advantage</h2>"
-        f"<p>The start player (seat 0) wins {seat0['win_rate']:.1%} "
-        f"(95% interval {seat0['ci_low']:.1%} to {seat0['ci_high']:.1%}) against an even "
-        f"{even:.1%}.</p>"
-        f"<img src='{img['seat']}' alt='win rate by seat'>"
-        + _table(tables["win_rate_by_seat"], SHOW["rate"]))
-    parts.append(
-        "<h2 id='bots'>Bots</h2>"
-        f"<img src='{img['bot']}' alt='win rate by bot'>"
-        + _table(tables["win_rate_by_bot"], SHOW["rate"])
-        + "<h3>By bot and seat</h3>" + _table(tables["win_rate_by_bot_and_seat"]))
-    parts.append(
-        "<h2 id='setup'>Setup strength</h2>"
-        "<p class='note'>Lift is the win rate minus the baseline (all seats' win rate), in "
-        "percentage points, with the 95% Wilson interval shifted by the baseline. Many items "
-        "are compared at once, so p-values are adjusted: <b>Holm</b> (family-wise error, used "
-        "for the red marks and the p_holm column) and Benjamini-Hochberg (false-discovery "
-        "rate, p_bh), within each table. Boards and crowd-pleaser sides are dealt at random, "
-        "so their differences are causal; starting sides are chosen by the bots (kept), and "
-        "objective cards completed or crowd-pleasers claimed follow from play: those lifts "
-        "show what goes with winning, not what causes it.</p>"
-        "<h3>Board (dealt)</h3>"
-        f"<img src='{img['board']}' alt='boards'>"
-        + _table(tables["board_dealt"], SHOW["rate"])
-        + "<h3>Starting objective side (kept)</h3>"
-        f"<img src='{img['side']}' alt='starting sides'>"
-        + _table(tables["start_side_kept"], SHOW["rate"] + ["chosen_share"])
-        + "<h3>Crowd-pleaser sides in play (dealt)</h3>"
-        + _table(tables["crowd_sides_in_play"])
-        + "<h3>Crowd-pleasers claimed</h3>"
-        f"<img src='{img['crowd']}' alt='crowd-pleasers'>"
-        + _table(tables["crowd_claimed"], SHOW["held"])
-        + "<h3>Objective cards completed</h3>"
-        f"<img src='{img['cards']}' alt='objective cards'>"
-        + _table(tables["objectives_completed"], SHOW["held"]))
-    parts.append(
-        "<h2 id='scores'>Scores</h2>"
-        f"<img src='{img['hist']}' alt='score histogram'>"
-        f"<img src='{img['sources']}' alt='score sources'>"
-        + _table(tables["score_distribution"]))
-    parts.append(
-        "<h2 id='length'>Game length and end</h2>"
-        f"<img src='{img['length']}' alt='game length'>"
-        + _table(tables["game_length"]) + _table(tables["end_trigger"]))
-    parts.append(
-        "<h2 id='precision'>Precision</h2>"
-        "<p class='note'>Half-width of each 95% interval, and how many seat-games a rate "
-        "needs for +/-1 and +/-0.5 percentage points (n = z&sup2; p(1-p) / E&sup2;). A seat "
-        "or bot plays one seat-game per game it sits in.</p>"
-        + _table(tables["precision"]))
-    parts.append(
-        "<h2 id='method'>Method</h2><ul class='note'>"
-        "<li>Every game has its own random stream from (master seed, game index): any game "
+            ("report written", time.strftime("%Y-%m-%d %H:%M"))]
+    body = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
+                   for k, v in rows)
+    return f"<h2 id='run'>Run</h2><table>{body}</table>"
+
+
+def _effects_section(a: Analysis) -> str:
+    fx = a.tables["effects"]
+    sample = (f"The model is fitted on the first {a.model_games:,} of the run's {a.games:,} "
+              "games (every game is dealt independently, so they are a random sample); its "
+              "intervals are that sample's. <code>playtest report --model-games N</code> "
+              "fits more." if a.model_games < a.games else
+              f"The model is fitted on all {a.games:,} games.")
+    parts = ["<h2 id='effects'>What matters</h2>",
+             note("A logistic regression of winning on seat, bot and every dealt element, "
+                  "standard errors clustered by game. Each effect is an average marginal "
+                  "effect: the change in win rate, in percentage points, when a seat-game "
+                  "moves from the reference level to this one, all else as it was. Points: "
+                  "the mean score difference from the reference, with a bootstrap interval "
+                  "that resamples whole games. p_holm: Holm-adjusted within the block. "
+                  + sample)]
+    if not len(fx):
+        return "".join(parts) + note("Too few games to fit the model.")
+    causal = fx[fx["block"] != "observational"]
+    parts.append(img(plots.differences(causal, causal["factor"] + " " + causal["level"],
+                                       "effect_pp", "ci_low_pp", "ci_high_pp",
+                                       "Effects on win rate against each reference level",
+                                       "percentage points, 95% interval"), "effects"))
+    cols = ["factor", "level", "reference", "seat_games", "effect_pp", "ci_low_pp",
+            "ci_high_pp", "p_holm", "points", "points_ci_low", "points_ci_high"]
+    parts.append(table_html(causal, cols))
+    obs = fx[fx["block"] == "observational"]
+    if len(obs):
+        parts.append("<h3>Kept elements (observational)</h3>" + note(
+            "Chosen by the players, not dealt: a second model adds them to the first, each "
+            "option against the first option of the same dealt context, averaged over the "
+            "seat-games of that context; points compare scores after removing each bot's "
+            "mean. A bot's choice follows from what it expects, so these are associations "
+            "(see the kept table for the within-bot comparison).") + table_html(obs, cols))
+    return "".join(parts)
+
+
+def _seat_section(a: Analysis) -> str:
+    seat = a.tables["win_rate_by_seat"]
+    parts = ["<h2 id='seats'>Seat advantage</h2>"]
+    if a.confounded:
+        parts.append("<p class='warn'>Seats were not rotated and the bots differ: seat k "
+                     "always held the same bot, so this table mixes the seat's effect with "
+                     "the bot's. No seat claim is made from it; run without --no-rotate to "
+                     "measure the seats.</p>")
+    else:
+        mirror = (" In a 2-player game seat 1 is the mirror image of seat 0: one comparison, "
+                  "one p-value." if a.players == 2 else "")
+        parts.append(note("Seat 0 starts. Differences from an even share in percentage "
+                          "points; p-values exact below 30 seat-games, Holm-adjusted across "
+                          "the seats." + mirror))
+    parts.append(img(plots.rate_bars(seat, "seat", "Win rate by seat (seat 0 starts)",
+                                     1 / a.players), "win rate by seat"))
+    parts.append(table_html(seat, ["seat"] + RATE))
+    if not a.confounded:
+        parts.append("<h3>Tests</h3>" + table_html(a.tables["seat_tests"]))
+    return "".join(parts)
+
+
+def _bot_section(a: Analysis) -> str:
+    bots = a.tables["win_rate_by_bot"]
+    parts = ["<h2 id='bots'>Bots</h2>"]
+    if len(bots) > 1:
+        parts.append(img(plots.rate_bars(bots, "bot", "Win rate by bot", 1 / a.players),
+                         "win rate by bot"))
+    else:
+        parts.append(note("One bot in every seat: no bot comparison."))
+    parts.append(table_html(bots, ["bot", "slots", "interval"] + RATE))
+    parts.append("<h3>By bot slot</h3>" + note(
+        "Each slot (a position in --bots) plays one seat-game per game. A bot in several "
+        "slots should win equally in each: the check below tests it (p is uniform when it "
+        "holds, so p &lt; 0.05 one time in twenty).") + table_html(
+        a.tables["win_rate_by_slot"], ["bot_slot", "bot", "seat_games", "win_rate", "ci_low",
+                                       "ci_high", "mean_score"]))
+    if len(a.tables["identical_bots"]):
+        parts.append(table_html(a.tables["identical_bots"]))
+    parts.append("<h3>By bot and seat</h3>" + table_html(a.tables["win_rate_by_bot_and_seat"]))
+    return "".join(parts)
+
+
+def _setup_section(a: Analysis) -> str:
+    d = a.decl
+    if not (d.elements or d.game_elements or d.held_sets):
+        return ""
+    parts = ["<h2 id='setup'>Setup</h2>"]
+    for e in d.of_kind("dealt"):
+        t = a.tables[f"{e.column}_dealt"]
+        parts.append(f"<h3>{html.escape(e.label)} (dealt)</h3>" + note(
+            "Dealt at random, so a difference is caused by the element. Lift: the holders' "
+            "win rate minus the non-holders' (other seat-games), percentage points, clustered "
+            "by game; p-values exact (Fisher) below 30 seat-games; Holm (family-wise) and "
+            "Benjamini-Hochberg (p_bh, false discovery) adjusted within the table."))
+        if len(t):
+            parts.append(img(plots.differences(t, t[e.column], "diff_pp", "diff_low_pp",
+                                               "diff_high_pp", f"{e.label}: holders minus "
+                                               "non-holders", "percentage points, 95% "
+                                               "interval"), e.label))
+        parts.append(table_html(t, [e.column, "held_share"] + RATE + ["p_bh"]))
+    for e in d.of_kind("kept"):
+        t = a.tables[f"{e.column}_kept"]
+        within = f" and within the dealt {e.context}" if e.context else ""
+        parts.append(f"<h3>{html.escape(e.label)} (kept)</h3>" + note(
+            f"Chosen by the bots, so compared within each bot{within}: how often the bot "
+            "chose each option, and its win rate against the first option. Observational: a "
+            "bot picks what it expects to win with. Where the bot chooses at random "
+            "(causal = True), the choice is randomised and the comparison is causal."))
+        parts.append(table_html(t))
+    for ge in d.game_elements:
+        parts.append(f"<h3>{html.escape(ge.label)} (dealt, whole game)</h3>" + note(
+            "Dealt at random for the whole game: its effect on length, scores and the start "
+            "player's rate.") + table_html(a.tables[slug(ge.label)]))
+    for hs in d.held_sets:
+        t = a.tables[slug(hs.label)]
+        parts.append(f"<h3>{html.escape(hs.label)} (outcome)</h3>" + note(
+            f"Association only, so no significance marks: holding a {hs.item} follows from "
+            "play, and the seats that manage it are often winning anyway. Holders against "
+            "eligible non-holders, percentage points, clustered by game."))
+        if len(t):
+            parts.append(img(plots.differences(t, t[hs.item], "diff_pp", "diff_low_pp",
+                                               "diff_high_pp", f"{hs.label}: holders minus "
+                                               "non-holders (association)",
+                                               "percentage points, 95% interval"), hs.label))
+        parts.append(table_html(t, [hs.item] + HELD))
+    return "".join(parts)
+
+
+def _scores_section(a: Analysis, df: pd.DataFrame) -> str:
+    dist = a.tables["score_distribution"]
+    parts = ["<h2 id='scores'>Scores</h2>", img(plots.score_hist(df), "score histogram")]
+    if a.decl.sources:
+        parts.append(img(plots.source_bars(dist), "score sources"))
+    return "".join(parts) + table_html(dist)
+
+
+def _length_section(a: Analysis, df: pd.DataFrame) -> str:
+    d = a.decl
+    if not d.length:
+        return ""
+    games = df[df["seat"] == 0]
+    column = d.length[-1]
+    parts = ["<h2 id='length'>Game length and end</h2>",
+             img(plots.length_hist(games, column, d.end), "game length"),
+             table_html(a.tables["game_length"])]
+    if d.end:
+        parts.append(table_html(a.tables[d.end]))
+    return "".join(parts)
+
+
+def _convergence_section(a: Analysis) -> str:
+    run = a.tables["convergence"]
+    parts = ["<h2 id='convergence'>Convergence</h2>", note(
+        "The running estimate of the headline rates after each number of games, with its 95% "
+        "band: where the lines have settled inside their bands, more games change little.")]
+    for factor in run["factor"].unique():
+        parts.append(img(plots.convergence(run, factor, 1 / a.players), f"running {factor}"))
+    return "".join(parts)
+
+
+def _method_section(a: Analysis) -> str:
+    lines = [
+        "Every game has its own random stream from (master seed, game index): any game "
         "replays alone with <code>playtest replay</code>, and the rows do not depend on "
-        "chunking, threads or backend.</li>"
-        "<li>A win shared by k players counts 1/k to each (official tie-breaks first: most "
-        "points, then most crowd-pleasers).</li>"
-        "<li>Intervals: Wilson score intervals for rates (Brown, Cai &amp; DasGupta 2001).</li>"
-        "<li>Reconstructed card data (objective patterns and values, crowd-pleaser pairs and "
-        "values, target designs) is listed in seeds/festival/rules.md; results about single "
-        "cards speak of that reconstruction.</li>"
-        "<li>Every table is in a CSV file beside this page.</li></ul></body></html>")
+        "chunking, threads or backend.",
+        *(html.escape(n) for n in a.decl.notes),
+        "Rates: Wilson score intervals (statsmodels); a bot in several slots gets a Wilson "
+        "interval at its effective sample size, clustered by game.",
+        "Differences between seat-games of the same games (holders and non-holders, slots of "
+        "one bot) are clustered by game. Tests are exact (binomial, Fisher) below 30 "
+        "seat-games. Model: statsmodels Logit with cluster-robust covariance; bootstrap: "
+        "scipy.stats.bootstrap, 999 resamples of whole games, percentile intervals.",
+        "Dealt elements are assigned at random, so their comparisons are causal; kept "
+        "elements are choices, compared within bot and dealt context; outcomes are "
+        "associations.",
+        "Every table is in a CSV file beside this page.",
+    ]
+    return "<h2 id='method'>Method</h2><ul class='note'>" + "".join(
+        f"<li>{x}</li>" for x in lines) + "</ul>"
+
+
+def _precision_section(a: Analysis) -> str:
+    return ("<h2 id='precision'>Precision</h2>" + note(
+        "Half-width of each 95% interval, and how many seat-games a rate needs for +/-1 and "
+        "+/-0.5 percentage points (statsmodels' sample size for a confidence interval). A "
+        "seat or slot plays one seat-game per game.") + table_html(a.tables["precision"]))
+
+
+SECTIONS = [("summary", "Summary"), ("run", "Run"), ("effects", "What matters"),
+            ("seats", "Seats"), ("bots", "Bots"), ("setup", "Setup"), ("scores", "Scores"),
+            ("length", "Length"), ("convergence", "Convergence"), ("precision", "Precision"),
+            ("method", "Method")]
+
+
+def write_report(run_dir: str | Path, out: str | Path | None = None,
+                 model_games: int = MODEL_GAMES) -> Path:
+    """Analyse the run in ``run_dir`` and write the report into ``out`` (default
+    run/report): index.html and a CSV per table."""
+    if model_games < 0:
+        raise PlaytestError(f"--model-games must be zero (all) or positive, got {model_games}")
+    run_dir = Path(run_dir)
+    info = read_info(run_dir)
+    game = info["request"]["game"]
+    decl = game_module(game).declare(info)
+    df = load_results(run_dir)
+    out = Path(out) if out else run_dir / "report"
+    if out.exists() and not out.is_dir():
+        raise PlaytestError(f"--out {out} is a file, not a folder")
+    presets = game_presets(game)
+    a = analyse(df, decl, random_choosers(presets), model_games)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, table in a.tables.items():
+        table.to_csv(out / f"{name}.csv", index=False)
+    title = f"{decl.title}: {a.games:,} simulated games, {a.players} players"
+    nav = "<nav>" + "".join(f"<a href='#{k}'>{v}</a>" for k, v in SECTIONS) + "</nav>"
+    body = [_summary(a), _run_section(info, a, presets), _effects_section(a), _seat_section(a),
+            _bot_section(a), _setup_section(a), _scores_section(a, df), _length_section(a, df),
+            _convergence_section(a), _precision_section(a), _method_section(a)]
     page = out / "index.html"
-    page.write_text("\n".join(parts), encoding="utf-8")
+    page.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>playtest: "
+                    f"{html.escape(title)}</title><style>{CSS}</style></head><body>"
+                    f"<h1>{html.escape(title)}</h1>{nav}" + "\n".join(body) + "</body></html>",
+                    encoding="utf-8")
     return page

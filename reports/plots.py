@@ -1,8 +1,10 @@
-"""Matplotlib figures for the report (Agg backend: no screen needed)."""
+"""Matplotlib figures for the report (Agg backend: no screen needed), returned as PNG data
+URIs so that the report is one self-contained file."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import base64
+import io
 
 import matplotlib
 
@@ -11,97 +13,114 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+BLUE, RED, GREY = "#4c78a8", "#e45756", "#888888"
 
-def _save(fig, path: Path) -> str:
+
+def _save(fig) -> str:
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
     plt.close(fig)
-    return path.name
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def rate_bars(table: pd.DataFrame, label: str, title: str, path: Path,
-              baseline: float | None = None) -> str:
-    """Horizontal bars of win rate with 95% Wilson intervals."""
+def rate_bars(table: pd.DataFrame, label: str, title: str, even: float | None = None) -> str:
+    """Horizontal bars of win rate from zero, with 95% intervals and the even share."""
     t = table.reset_index(drop=True)
     n = len(t)
     fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.32 * n))
     y = np.arange(n)[::-1]
-    rate = t["win_rate"].to_numpy()
-    err = np.clip(np.vstack([rate - t["ci_low"].to_numpy(), t["ci_high"].to_numpy() - rate]),
-                  0, None)
-    ax.barh(y, rate, color="#4c78a8", alpha=0.85)
+    rate = 100 * t["win_rate"].to_numpy()
+    err = np.clip(np.vstack([rate - 100 * t["ci_low"].to_numpy(),
+                             100 * t["ci_high"].to_numpy() - rate]), 0, None)
+    ax.barh(y, rate, color=BLUE, alpha=0.85)
     ax.errorbar(rate, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1)
     ax.set_yticks(y, t[label].astype(str))
-    if baseline is not None:
-        ax.axvline(baseline, color="#e45756", ls="--", lw=1, label=f"baseline {baseline:.3f}")
+    if even is not None:
+        ax.axvline(100 * even, color=RED, ls="--", lw=1, label=f"even share {100 * even:.1f}%")
         ax.legend(loc="lower right", fontsize=8)
-    ax.set_xlabel("win rate (shared wins count 1/k), 95% Wilson interval")
+    ax.set_xlabel("win rate, % (shared wins count 1/k), 95% interval")
     ax.set_title(title, fontsize=10)
-    lo = max(0.0, float(t["ci_low"].min()) - 0.05)
-    ax.set_xlim(lo, min(1.0, float(t["ci_high"].max()) + 0.05))
-    return _save(fig, path)
+    ax.set_xlim(0, min(100.0, float(100 * t["ci_high"].max()) * 1.1 + 1))
+    return _save(fig)
 
 
-def lift_dots(table: pd.DataFrame, label: str, title: str, path: Path) -> str:
-    """Lift in percentage points with intervals; starred where Holm-significant."""
-    t = table.dropna(subset=["lift_pp"]).sort_values("lift_pp").reset_index(drop=True)
+def differences(table: pd.DataFrame, labels: pd.Series, value: str, low: str, high: str,
+                title: str, xlabel: str) -> str:
+    """Differences from a reference (zero line) with 95% intervals, largest at the top."""
+    t = table.assign(_label=labels.to_numpy()).dropna(subset=[value])
+    t = t.sort_values(value).reset_index(drop=True)
     n = len(t)
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.28 * n))
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.28 * max(n, 1)))
     y = np.arange(n)
-    lift = t["lift_pp"].to_numpy()
-    err = np.clip(np.vstack([lift - t["lift_low_pp"].to_numpy(),
-                             t["lift_high_pp"].to_numpy() - lift]), 0, None)
-    sig = t["significant_holm_5pct"].to_numpy()
-    ax.errorbar(lift, y, xerr=err, fmt="o", color="#4c78a8", ms=4, capsize=2, lw=1)
-    ax.scatter(lift[sig], y[sig], color="#e45756", zorder=3, s=18, label="Holm-adjusted p < 0.05")
-    ax.axvline(0, color="grey", lw=1)
-    ax.set_yticks(y, t[label].astype(str), fontsize=8)
-    ax.set_xlabel("lift over baseline win rate (percentage points), 95% interval")
+    v = t[value].to_numpy()
+    err = np.clip(np.vstack([v - t[low].to_numpy(), t[high].to_numpy() - v]), 0, None)
+    ax.errorbar(v, y, xerr=err, fmt="o", color=BLUE, ms=4, capsize=2, lw=1)
+    ax.axvline(0, color=GREY, lw=1)
+    ax.set_yticks(y, t["_label"].astype(str), fontsize=8)
+    ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=10)
-    ax.legend(loc="lower right", fontsize=8)
-    return _save(fig, path)
+    return _save(fig)
 
 
-def score_hist(df: pd.DataFrame, path: Path) -> str:
+def convergence(running: pd.DataFrame, factor: str, even: float) -> str:
+    """Running win rate of each level of ``factor`` with its 95% band, against games."""
+    t = running[running["factor"] == factor]
+    fig, ax = plt.subplots(figsize=(7.5, 3.4))
+    for level, g in t.groupby("level", sort=False):
+        line, = ax.plot(g["games"], 100 * g["win_rate"], lw=1.3, label=f"{factor} {level}")
+        ax.fill_between(g["games"], 100 * g["ci_low"], 100 * g["ci_high"],
+                        color=line.get_color(), alpha=0.18, lw=0)
+    ax.axhline(100 * even, color=GREY, ls="--", lw=1)
+    ax.set_xscale("log")
+    ax.set_xlabel("games played")
+    ax.set_ylabel("win rate, %")
+    ax.set_title(f"Running win rate by {factor}, with 95% intervals", fontsize=10)
+    ax.legend(fontsize=8, ncol=2)
+    return _save(fig)
+
+
+def score_hist(df: pd.DataFrame) -> str:
     """Total score distribution per bot."""
     fig, ax = plt.subplots(figsize=(7.5, 3.6))
     lo, hi = int(df["score"].min()), int(df["score"].max())
     bins = np.arange(lo, hi + 2) - 0.5
     for bot, g in df.groupby("bot", observed=True):
-        ax.hist(g["score"], bins=bins, histtype="step", density=True, lw=1.4, label=str(bot))
+        counts, _ = np.histogram(g["score"].to_numpy(), bins=bins)
+        ax.stairs(counts / counts.sum(), bins, lw=1.4, label=str(bot))
     ax.set_xlabel("final score")
     ax.set_ylabel("share of seat-games")
     ax.set_title("Score distribution by bot", fontsize=10)
     ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _save(fig)
 
 
-def source_bars(dist: pd.DataFrame, path: Path) -> str:
+def source_bars(dist: pd.DataFrame) -> str:
     """Mean points by source, stacked per bot."""
     parts = dist[dist["measure"] != "score"].pivot(index="bot", columns="measure", values="mean")
     fig, ax = plt.subplots(figsize=(8.5, 1.4 + 0.45 * len(parts)))
     left = np.zeros(len(parts))
-    colours = ["#4c78a8", "#f58518", "#e45756", "#72b7b2"]
-    for col, colour in zip(parts.columns, colours):
-        ax.barh(parts.index.astype(str), parts[col], left=left, color=colour,
-                label=col.removeprefix("score_"))
+    for col in parts.columns:
+        ax.barh(parts.index.astype(str), parts[col], left=left, label=col.removeprefix("score_"))
         left += parts[col].to_numpy()
     ax.set_xlabel("mean points")
     ax.set_title("Where the points come from", fontsize=10)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    return _save(fig, path)
+    return _save(fig)
 
 
-def length_hist(df: pd.DataFrame, path: Path) -> str:
-    """Game length in rounds (every game ends on a full round), by end trigger."""
-    games = df[df["seat"] == 0]
+def length_hist(games: pd.DataFrame, column: str, by: str | None) -> str:
+    """Game length, split by what ended the game where the game says."""
     fig, ax = plt.subplots(figsize=(7.5, 3.4))
-    lo, hi = int(games["rounds"].min()), int(games["rounds"].max())
+    lo, hi = int(games[column].min()), int(games[column].max())
     bins = np.arange(lo, hi + 2) - 0.5
-    for trig, g in games.groupby("end_trigger", observed=True):
-        ax.hist(g["rounds"], bins=bins, alpha=0.6, label=f"ended by {trig}")
-    ax.set_xlabel("rounds in the game")
+    groups = games.groupby(by, observed=True) if by else [("all", games)]
+    for level, g in groups:
+        counts, _ = np.histogram(g[column].to_numpy(), bins=bins)
+        ax.stairs(counts, bins, fill=True, alpha=0.55, label=f"ended by {level}" if by else None)
+    ax.set_xlabel(column)
     ax.set_ylabel("games")
-    ax.set_title("Game length by end trigger", fontsize=10)
-    ax.legend(fontsize=8)
-    return _save(fig, path)
+    ax.set_title(f"Game length ({column})", fontsize=10)
+    if by:
+        ax.legend(fontsize=8)
+    return _save(fig)

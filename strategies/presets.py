@@ -51,3 +51,13 @@ def load_presets(game: str, path: Path | None = None) -> dict[str, Preset]:
             weights=weights,
         )
     return presets
+
+
+def game_presets(game: str) -> dict[str, Preset]:
+    """The presets of ``game``, or none for a game without a preset file."""
+    return load_presets(game) if (PRESET_DIR / f"{game}.toml").exists() else {}
+
+
+def random_choosers(presets: dict[str, Preset]) -> set[str]:
+    """The bots that choose uniformly among legal moves: their choices are randomised."""
+    return {name for name, p in presets.items() if p.selector == NAMES.index("random")}

@@ -22,16 +22,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.core.errors import PlaytestError
+from sim.core.registry import game_module
 
 BACKENDS = ("threads", "processes", "dask")
-GAMES = {"festival": "sim.festival"}
 DEFAULT_CHUNK = 50_000
-
-
-def game_module(game: str):
-    if game not in GAMES:
-        raise PlaytestError(f"unknown game '{game}' (available: {', '.join(GAMES)})")
-    return importlib.import_module(GAMES[game])
 
 
 def _version() -> str:
@@ -201,7 +195,11 @@ def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFr
                    key=lambda f: int(f.stem.removeprefix("part-")))
     if not files:
         raise PlaytestError(f"{out} holds no results")
-    df = pq.ParquetDataset(files).read(columns=columns).to_pandas()
+    table = pa.concat_tables([pq.read_table(f, columns=columns) for f in files])
+    # split_blocks and self_destruct free each Arrow column once converted: the peak stays
+    # near one copy of the table instead of two
+    df = table.to_pandas(split_blocks=True, self_destruct=True)
+    del table
     # Chunks are written in game order, so this is a check more often than a sort.
     if "game_index" in df.columns and not df["game_index"].is_monotonic_increasing:
         df = df.sort_values(["game_index", "seat"], kind="stable").reset_index(drop=True)

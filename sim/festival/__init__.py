@@ -7,12 +7,15 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from sim.core.declaration import Element, GameElement, HeldSet, ResultsDeclaration
 from sim.core.errors import PlaytestError
 from sim.festival import batch, bots, data
 from sim.festival import state as S
-from sim.festival.results import to_table
+from sim.festival.results import SOURCES, to_table
 
 NAME = "festival"
+BENCH_BOTS = ("random", "greedy")  # playtest bench: the fastest and a typical bot
+PLAYERS = (2, S.MAX_PLAYERS)  # the player counts the engine supports
 
 
 @dataclass(frozen=True)
@@ -41,8 +44,32 @@ def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
         )
     arrays = bots.bot_arrays(bot_names)  # refuses unknown bots here, not in a worker
     meta = {"data_dir": str(d.folder), "data_hash": d.hash, "bots": list(bot_names),
-            "cards": d.cards, "n_deck": d.n_deck, "crowd": d.crowd}
+            "cards": d.cards, "n_deck": d.n_deck, "crowd": d.crowd,
+            "crowd_tiles": int(d.tables.params[S.P_CROWD_TILES])}
     return Prepared(d, n_players, tuple(bot_names), arrays, rotate), meta
+
+
+def declare(info: dict) -> ResultsDeclaration:
+    """Festival's results table (results.py) for the analysis; names from run.json."""
+    tiles = tuple(f"crowd_{k + 1}" for k in range(info.get("crowd_tiles", len(info["crowd"]) // 2)))
+    return ResultsDeclaration(
+        title="Festival",
+        sources=SOURCES,
+        elements=(Element("board", "dealt", "Board"),
+                  Element("start_side", "kept", "Starting objective side", context="board")),
+        game_elements=(GameElement(tiles, "Crowd-pleaser sides in play"),),
+        held_sets=(HeldSet("crowd_set", "Crowd-pleasers claimed", "condition",
+                           tuple(info["crowd"]), in_play=tiles),
+                   HeldSet("objectives_done_set", "Objective cards completed", "card",
+                           tuple(info["cards"][: info["n_deck"]]))),
+        length=("turns", "rounds"),
+        end="end_trigger",
+        notes=("A win shared by k players counts 1/k to each (official tie-breaks first: most "
+               "points, then most crowd-pleasers).",
+               "Reconstructed card data (objective patterns and values, crowd-pleaser pairs and "
+               "values, target designs) is listed in seeds/festival/rules.md; results about "
+               "single cards speak of that reconstruction."),
+    )
 
 
 def play_chunk(p: Prepared, seed: int, start: int, n: int, check: bool = False) -> pa.Table:

@@ -1,0 +1,50 @@
+"""Every table of a report: its file name, what it shows and what kind of claim it makes.
+The report's --help, the README and the report's own headings read this one list."""
+
+from __future__ import annotations
+
+import re
+
+# (file name, claim, what it shows). ELEMENT stands for an element's column or label.
+TABLES = [
+    ("effects", "causal / observational",
+     "what matters: a logistic model of winning on seat, bot and dealt elements (effects in "
+     "percentage points, AME) beside mean score differences (points, bootstrap paired by "
+     "game); kept elements in a separate observational block"),
+    ("win_rate_by_seat", "causal with seat rotation",
+     "win rate per seat against an even share (one comparison in a 2-player game)"),
+    ("seat_tests", "causal with seat rotation",
+     "first seat minus last seat paired within games; joint test of no seat effect"),
+    ("win_rate_by_bot", "causal with seat rotation",
+     "win rate per bot (clustered by game when a bot fills several slots)"),
+    ("win_rate_by_slot", "null check",
+     "win rate per bot slot; identical bots in several slots must come out equal"),
+    ("identical_bots", "null check", "test that each bot wins equally in each of its slots"),
+    ("win_rate_by_bot_and_seat", "descriptive", "win rate of each bot in each seat"),
+    ("ELEMENT_dealt", "causal",
+     "per level of a dealt element: holders against non-holders, Holm and BH adjusted"),
+    ("ELEMENT_kept", "observational (causal for a bot that chooses at random)",
+     "per bot and dealt context: how often each option is chosen and its win rate against "
+     "the context's first option"),
+    ("ELEMENT (game-level)", "causal",
+     "per level of a dealt game element: game length, mean score, start player's win rate"),
+    ("ELEMENT (held set)", "association",
+     "per item held at the end: holders against eligible non-holders, no significance marks"),
+    ("score_distribution", "descriptive", "score and each score source by bot"),
+    ("game_length", "descriptive", "game length"),
+    ("END", "descriptive", "how often each end condition ended the game"),
+    ("convergence", "descriptive", "running win rates with intervals against games played"),
+    ("precision", "descriptive",
+     "interval half-widths and the games a +/-1 or +/-0.5 point interval needs"),
+]
+
+
+def slug(label: str) -> str:
+    """A table's file name from a label: 'Objective cards completed' -> objective_cards_completed."""
+    return re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+
+
+def help_text() -> str:
+    """One line per table, for ``playtest report --help``."""
+    width = max(len(name) for name, _, _ in TABLES)
+    return "\n".join(f"  {name:<{width}}  [{claim}] {what}" for name, claim, what in TABLES)

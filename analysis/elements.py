@@ -1,0 +1,153 @@
+"""Setup elements, each answered as its kind allows (sim/core/declaration.py):
+
+- dealt: holders against non-holders, a causal difference with p-values, Holm and BH;
+- kept: compared within bot and within the dealt context, never against the overall mean;
+- game-level dealt elements: game length, scores and the start player's rate per level;
+- held sets (outcomes): holders against eligible non-holders, an association without tests.
+
+Differences of holders and non-holders share games (a board one seat holds is not held by
+the others of that game), so their intervals are clustered by game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from statsmodels.stats.proportion import confint_proportions_2indep
+
+from analysis.stats import (
+    EXACT_BELOW,
+    Z95,
+    adjust,
+    clustered_difference,
+    fisher_p,
+    normal_p,
+    per_game,
+    wilson,
+)
+from sim.core.declaration import Element, GameElement, HeldSet
+
+
+def _difference_rows(df: pd.DataFrame, game: np.ndarray, items: list[tuple[str, np.ndarray,
+                     np.ndarray]]) -> pd.DataFrame:
+    """For each (name, holders, eligible) mask pair: the holders' rate and interval, the
+    eligible non-holders' rate, and holders minus non-holders, clustered by game."""
+    win = df["win"].to_numpy()
+    n_games = int(game.max()) + 1
+    totals: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # per-game sums of each eligible mask
+    rows = []
+    for name, held, eligible in items:
+        if id(eligible) not in totals:
+            totals[id(eligible)] = per_game(win, game, n_games, eligible)
+        s_all, n_all = totals[id(eligible)]
+        s_held, n_held = per_game(win, game, n_games, held)
+        n_a, rate_a, n_b, rate_b, diff, se = clustered_difference(
+            (s_held, n_held), (s_all - s_held, n_all - n_held))
+        if n_a == 0:
+            continue
+        rows.append({"item": name, "eligible_seat_games": int(n_a + n_b),
+                     "seat_games": int(n_a), "held_share": n_a / (n_a + n_b),
+                     "wins": float(s_held.sum()), "win_rate": rate_a,
+                     "others_win_rate": rate_b, "diff_pp": 100 * diff,
+                     "diff_low_pp": 100 * (diff - Z95 * se),
+                     "diff_high_pp": 100 * (diff + Z95 * se), "se": se, "others": n_b})
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["ci_low"], out["ci_high"] = wilson(out["wins"], out["seat_games"])
+    return out
+
+
+def dealt_table(df: pd.DataFrame, game: np.ndarray, element: Element) -> pd.DataFrame:
+    """Per level of a dealt seat element: holders against non-holders (causal), with
+    p-values (Fisher's exact test where a cell has fewer than 30 seat-games) adjusted by
+    Holm (family-wise) and Benjamini-Hochberg (false discovery) across the levels."""
+    col = df[element.column]
+    valid = col.notna().to_numpy()
+    items = [(str(level), (col == level).to_numpy(), valid)
+             for level in col.cat.categories if (col == level).any()]
+    out = _difference_rows(df, game, items)
+    if not len(out):
+        return out
+    win = df["win"].to_numpy()
+    p = []
+    for r in out.itertuples():
+        if min(r.seat_games, r.others) < EXACT_BELOW:
+            held = (col == r.item).to_numpy()
+            p.append(fisher_p(r.wins, r.seat_games, win[valid & ~held].sum(), r.others))
+        else:
+            p.append(float(normal_p(r.diff_pp, 100 * r.se)))
+    out["p_value"] = p
+    out["p_holm"] = adjust(out["p_value"], "holm")
+    out["p_bh"] = adjust(out["p_value"], "fdr_bh")
+    out["mean_score"] = [df.loc[(col == i).to_numpy(), "score"].mean() for i in out["item"]]
+    return out.rename(columns={"item": element.column}).drop(columns=["se", "others"])
+
+
+def kept_table(df: pd.DataFrame, element: Element, random_bots: set[str]) -> pd.DataFrame:
+    """Per bot, dealt context and option: how often the bot chose it, its win rate, and the
+    difference from the context's first option for the same bot. Observational, except for
+    a bot that chooses at random, where the comparison is a randomised one (causal)."""
+    ctx = element.context
+    keys = ["bot", ctx, element.column] if ctx else ["bot", element.column]
+    g = df.groupby(keys, observed=True)["win"]
+    out = pd.DataFrame({"seat_games": g.size(), "wins": g.sum()}).reset_index()
+    if ctx is None:
+        out.insert(1, "context", "(any)")
+        ctx = "context"
+    out["win_rate"] = out["wins"] / out["seat_games"]
+    out["ci_low"], out["ci_high"] = wilson(out["wins"], out["seat_games"])
+    cell = out.groupby(["bot", ctx], observed=True)
+    out["chosen_share"] = out["seat_games"] / cell["seat_games"].transform("sum")
+    first = cell.cumcount() == 0
+    ref = out[first].set_index(["bot", ctx])
+    idx = pd.MultiIndex.from_frame(out[["bot", ctx]])
+    out["reference"] = ref[element.column].reindex(idx).astype(str).to_numpy()
+    ref_wins = ref["wins"].reindex(idx).to_numpy()
+    ref_n = ref["seat_games"].reindex(idx).to_numpy()
+    out["diff_pp"] = 100 * (out["win_rate"] - ref_wins / ref_n)
+    lo, hi = np.full(len(out), np.nan), np.full(len(out), np.nan)
+    for i in np.flatnonzero(~first.to_numpy()):
+        lo[i], hi[i] = confint_proportions_2indep(out["wins"].iat[i], out["seat_games"].iat[i],
+                                                  ref_wins[i], ref_n[i], method="newcombe")
+    out["diff_low_pp"], out["diff_high_pp"] = 100 * lo, 100 * hi
+    out.loc[first.to_numpy(), "diff_pp"] = np.nan
+    out["causal"] = out["bot"].astype(str).isin(random_bots)
+    return out
+
+
+def game_element_table(df: pd.DataFrame, element: GameElement, length: str | None
+                       ) -> pd.DataFrame:
+    """Per column and level of a dealt game element: games, share, mean game length, mean
+    score per seat, and the start player's win rate with its interval."""
+    first = df[df["seat"] == 0]
+    mean_score = df.groupby("game_index")["score"].mean().reindex(first["game_index"]).to_numpy()
+    rows = []
+    for c in element.columns:
+        for level, idx in first.groupby(c, observed=True).indices.items():
+            g = first.iloc[idx]
+            lo, hi = wilson(g["win"].sum(), len(g))
+            rows.append({"column": c, "level": level, "games": len(g),
+                         "share_of_games": len(g) / len(first),
+                         **({f"mean_{length}": g[length].mean()} if length else {}),
+                         "mean_score": mean_score[idx].mean(),
+                         "start_player_win_rate": g["win"].mean(),
+                         "ci_low": float(lo[0]), "ci_high": float(hi[0])})
+    return pd.DataFrame(rows)
+
+
+def held_table(df: pd.DataFrame, game: np.ndarray, held: HeldSet) -> pd.DataFrame:
+    """Per item of a held set: how often an eligible seat holds it, the holders' win rate,
+    and holders minus eligible non-holders. An association: holding follows from play."""
+    bits = df[held.column].to_numpy().astype(np.int64)
+    everyone = np.ones(len(df), dtype=bool)
+    in_play = [(df[c].cat.codes.to_numpy(), list(df[c].cat.categories)) for c in held.in_play]
+    items = []
+    for i, name in enumerate(held.names):
+        eligible = np.logical_or.reduce([codes == cats.index(name) if name in cats else
+                                         np.zeros(len(df), dtype=bool)
+                                         for codes, cats in in_play]) if in_play else everyone
+        if eligible.any():
+            items.append((name, ((bits >> i) & 1).astype(bool) & eligible, eligible))
+    out = _difference_rows(df, game, items)
+    return out.rename(columns={"item": held.item}).drop(columns=["se", "others"],
+                                                        errors="ignore")

@@ -1,0 +1,83 @@
+"""What a game's results table holds, declared by the game so that one analysis reads any game.
+
+Each engine module has ``declare(info) -> ResultsDeclaration``, where ``info`` is the run's
+``run.json`` (names that depend on the card data, such as the deck's cards, come from there).
+The analysis reads only this declaration and the results table, never a game's name.
+
+Setup elements come in three kinds, and the kind decides which question a table may answer:
+
+- ``dealt``: assigned at random by the rules (a board, a tile's side): a causal comparison;
+- ``kept``: a player's choice among dealt options (a starting side): observational, compared
+  within bot and within the dealt ``context`` it was chosen from;
+- ``outcome``: what happened in play (a card completed): an association only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+KINDS = ("dealt", "kept", "outcome")
+
+
+@dataclass(frozen=True)
+class Element:
+    """A setup element held by one seat: one categorical column per seat-game.
+
+    ``context`` (for ``kept``) is the dealt column the choice was made from: options are
+    compared only within the same context value. A kept element without one is a choice
+    whose options do not depend on the deal: compared within bot only.
+    """
+
+    column: str
+    kind: str
+    label: str
+    context: str | None = None
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"element {self.column}: kind must be one of {KINDS}")
+        if self.kind != "kept" and self.context is not None:
+            raise ValueError(f"element {self.column}: only a kept element has a context")
+
+
+@dataclass(frozen=True)
+class GameElement:
+    """A dealt element of the whole game (the same for every seat), spread over one or more
+    categorical columns that hold the same vocabulary (e.g. the side of each tile in play)."""
+
+    columns: tuple[str, ...]
+    label: str
+
+
+@dataclass(frozen=True)
+class HeldSet:
+    """An outcome recorded as a bit set per seat-game: bit i set means the seat holds
+    ``names[i]`` at the end (a card completed, a bonus claimed). Where ``in_play`` names
+    game columns, item i is eligible only in games where one of them shows ``names[i]``."""
+
+    column: str
+    label: str
+    item: str  # what one row of the table is: "card", "condition", ...
+    names: tuple[str, ...]
+    in_play: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ResultsDeclaration:
+    """The results table of one game, as the analysis needs to know it.
+
+    Every table also has the schema's fixed columns: game_index, seed, n_players, seat, bot,
+    bot_slot, score, rank, win.
+    """
+
+    title: str  # the game's name as people write it
+    sources: tuple[str, ...] = ()  # score_<source> columns that add up to score
+    elements: tuple[Element, ...] = ()
+    game_elements: tuple[GameElement, ...] = ()
+    held_sets: tuple[HeldSet, ...] = ()
+    length: tuple[str, ...] = ()  # per-game length columns (turns, rounds, ...)
+    end: str | None = None  # per-game categorical: what ended the game
+    notes: tuple[str, ...] = field(default_factory=tuple)  # lines for the report's method
+
+    def of_kind(self, kind: str) -> list[Element]:
+        return [e for e in self.elements if e.kind == kind]
