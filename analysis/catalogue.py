@@ -40,7 +40,7 @@ TABLES = [
 
 
 def slug(label: str) -> str:
-    """A table's file name from a label: 'Objective cards completed' -> objective_cards_completed."""
+    """A table's file name from a label: 'Objective cards completed' -> objective_cards_..."""
     return re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
 
 

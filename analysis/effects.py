@@ -178,6 +178,6 @@ def effects(df: pd.DataFrame, decl: ResultsDeclaration, seat_bot_confounded: boo
     table = pd.DataFrame(rows)
     if len(table):
         table["p_holm"] = np.nan
-        for block, idx in table.groupby("block").groups.items():
+        for idx in table.groupby("block").groups.values():
             table.loc[idx, "p_holm"] = adjust(table.loc[idx, "p_value"], "holm")
     return Effects(table, n_games, seat_test)

@@ -1,44 +1,115 @@
-"""Statistics against values computed by hand."""
+"""The analysis answers the question each table claims to answer: planted effects are
+recovered, kept elements stay observational, seats make no claim without rotation."""
 
 import numpy as np
 import pandas as pd
+import pytest
+from scipy.special import expit
 
-from analysis.rates import win_rates
-from analysis.stats import benjamini_hochberg, games_needed, holm, wilson
-
-
-def test_wilson_matches_the_closed_form():
-    lo, hi = wilson(50, 100)
-    assert abs(lo - 0.4038) < 1e-4 and abs(hi - 0.5962) < 1e-4
-    lo, hi = wilson(0, 10)
-    assert lo == 0 and abs(hi - 0.2775) < 1e-4
+import toy_game as toy
+from analysis.analyse import analyse
+from analysis.elements import dealt_table
+from analysis.rates import game_codes
+from sim.core.declaration import Element
 
 
-def test_holm_and_bh():
-    p = np.array([0.01, 0.04, 0.03, 0.005])
-    assert np.allclose(holm(p), [0.03, 0.06, 0.06, 0.02])
-    assert np.allclose(benjamini_hochberg(p), [0.02, 0.04, 0.04, 0.02])
+@pytest.fixture(scope="module")
+def planted():
+    df = toy.results(20_000, 4, ["plain", "strong", "plain", "twin"], seed=1)
+    return df, analyse(df, toy.declare({"medals": toy.MEDALS}), random_bots={"plain"})
 
 
-def test_games_needed_for_one_point_at_even_odds():
-    assert games_needed(0.5, 0.01) == 9604
+def _true_effect(df, column, level, reference):
+    """The planted average marginal effect: every row moved from reference to level."""
+    seat, colour, bot = df["seat"].to_numpy(), df["colour"].astype(str).to_numpy(), \
+        df["bot"].astype(str).to_numpy()
+    parts = {"seat": seat, "colour": colour, "bot": bot}
+    at = lambda v: toy.logit(*({**parts, column: np.full(len(df), v)}[k]  # noqa: E731
+                               for k in ("seat", "colour", "bot")))
+    return 100 * float(np.mean(expit(at(level)) - expit(at(reference))))
 
 
-def test_shared_wins_count_a_fraction():
-    df = pd.DataFrame({"seat": [0, 1, 0, 1], "win": [0.5, 0.5, 1.0, 0.0], "score": [1, 1, 2, 0],
-                       "rank": [1, 1, 1, 2]})
-    r = win_rates(df, "seat").set_index("seat")
-    assert r.loc[0, "win_rate"] == 0.75 and r.loc[1, "win_rate"] == 0.25
+def test_the_model_recovers_the_planted_effects(planted):
+    df, a = planted
+    fx = a.tables["effects"]
+    causal = fx[fx["block"] == "causal"]
+    checked = 0
+    for r in causal.itertuples():
+        column = {"seat": "seat", "bot": "bot", "Colour": "colour"}[r.factor]
+        cast = int if column == "seat" else str
+        truth = _true_effect(df, column, cast(r.level), cast(r.reference))
+        assert r.ci_low_pp <= truth <= r.ci_high_pp, (r.factor, r.level, truth)
+        assert r.ci_high_pp - r.ci_low_pp < 3.0  # and precisely: 80,000 seat-games
+        checked += 1
+    assert checked == 3 + 2 + 3  # seats 1-3, two bots, three colours
+    strong = causal[(causal["factor"] == "bot") & (causal["level"] == "strong")].iloc[0]
+    assert strong["ci_low_pp"] > 5  # a planted effect is found, not only covered
 
 
-def test_lift_against_a_rate_or_a_baseline_per_row():
-    from analysis.rates import with_lift
+def test_a_kept_element_chosen_by_a_better_bot_is_not_reported_as_causal(planted):
+    df, a = planted
+    fx = a.tables["effects"]
+    assert set(fx.loc[fx["factor"] == "Side", "block"]) == {"observational"}
+    # pooled over bots, side B looks better (the strong bot picks it 90% of the time) ...
+    pooled = df.assign(b=df["side"].astype(str).str.endswith("B")).groupby("b")["win"].mean()
+    assert pooled[True] - pooled[False] > 0.025
+    # ... but within bot and colour, the kept table finds no difference
+    kept = a.tables["side_kept"].dropna(subset=["diff_pp"])
+    assert len(kept) == 3 * 4  # three bots, four colours: B against A
+    covered = ((kept["diff_low_pp"] <= 0) & (kept["diff_high_pp"] >= 0)).mean()
+    assert covered >= 0.8
+    assert kept.loc[kept["bot"] == "plain", "causal"].all()
+    assert not kept.loc[kept["bot"] == "strong", "causal"].any()
+    strong = a.tables["side_kept"].query("bot == 'strong' and side.str.endswith('B')")
+    assert strong["chosen_share"].between(0.85, 0.95).all()
+    # the summary names no kept element among the effects
+    assert not any("Side" in s for s in a.findings)
 
-    rates = pd.DataFrame({"win_rate": [0.30, 0.25, np.nan], "ci_low": [0.28, 0.23, np.nan],
-                          "ci_high": [0.32, 0.27, np.nan], "seat_games": [1000, 1000, 0]})
-    out = with_lift(rates, 0.25)
-    assert np.allclose(out["lift_pp"][:2], [5.0, 0.0]) and np.isnan(out["p_value"][2])
-    assert out["p_holm"][2] == 1 and out["p_bh"][2] == 1
-    assert out["significant_holm_5pct"].tolist() == [True, False, False]
-    per_row = with_lift(rates, pd.Series([0.30, 0.20, 0.25]))
-    assert np.allclose(per_row["lift_pp"][:2], [0.0, 5.0])
+
+def test_without_rotation_seat_and_bot_are_confounded_and_no_seat_claim_is_made():
+    df = toy.results(3000, 3, ["strong", "plain", "twin"], seed=2, rotate=False)
+    a = analyse(df, toy.declare({"medals": toy.MEDALS}))
+    assert a.confounded
+    assert "no seat claim" in a.findings[0]
+    assert not any("minus seat" in s or "joint test" in s or s.startswith("seat")
+                   for s in a.findings)
+    seat_rows = a.tables["effects"].query("factor.str.startswith('seat')")
+    assert len(seat_rows) == 2 and set(seat_rows["block"]) == {"confounded"}
+    assert len(a.tables["seat_tests"]) == 1  # no joint test from a confounded model
+    same = toy.results(3000, 3, ["plain"] * 3, seed=2, rotate=False)  # one bot: none
+    assert not analyse(same, toy.declare({"medals": toy.MEDALS})).confounded
+
+
+def test_per_slot_table_and_identical_bots(planted):
+    df, a = planted
+    slots = a.tables["win_rate_by_slot"].set_index("bot_slot")
+    assert list(slots["bot"]) == ["plain", "strong", "plain", "twin"]
+    for slot in range(4):
+        rows = df[df["bot_slot"] == slot]
+        assert slots.loc[slot, "seat_games"] == len(rows) == 20_000
+        assert slots.loc[slot, "win_rate"] == pytest.approx(rows["win"].mean())
+    check = a.tables["identical_bots"]
+    assert list(check["bot"]) == ["plain"] and check["bot_slots"].iloc[0] == "0, 2"
+    assert check["p_value"].iloc[0] > 0.01  # the same bot twice: no difference planted
+    bots = a.tables["win_rate_by_bot"].set_index("bot")
+    assert bots.loc["plain", "interval"] == "Wilson, clustered by game"
+    assert bots.loc["strong", "interval"] == "Wilson"
+
+
+def test_lift_is_holders_against_non_holders_on_a_hand_made_table():
+    # two games of two seats: red wins both times it is dealt, blue never
+    df = pd.DataFrame({"game_index": [0, 0, 1, 1], "seat": [0, 1, 0, 1],
+                       "win": [1.0, 0.0, 0.0, 1.0], "score": [5, 3, 2, 6],
+                       "colour": pd.Categorical(["red", "blue", "blue", "red"],
+                                                categories=["red", "blue", "green"])})
+    df = pd.concat([df.assign(game_index=df["game_index"] + 2 * k) for k in range(20)])
+    df.loc[df["game_index"] == 0, "win"] = [0.5, 0.5]  # one shared win
+    game, _ = game_codes(df)
+    t = dealt_table(df, game, Element("colour", "dealt", "Colour")).set_index("colour")
+    assert list(t.index) == ["red", "blue"]  # a level never dealt has no row
+    assert t.loc["red", "win_rate"] == pytest.approx(39.5 / 40)
+    assert t.loc["red", "others_win_rate"] == pytest.approx(0.5 / 40)
+    assert t.loc["red", "diff_pp"] == pytest.approx(100 * 39 / 40)
+    assert t.loc["red", "held_share"] == 0.5
+    assert t.loc["blue", "diff_pp"] == pytest.approx(-t.loc["red", "diff_pp"])
+    assert t.loc["red", "p_holm"] < 1e-6

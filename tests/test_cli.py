@@ -131,14 +131,28 @@ def test_report_has_every_section(tmp_path):
     assert main(["simulate", "festival", "--games", "2000", "--out", str(out), "--quiet",
                  "--report"]) == 0
     page = (out / "report" / "index.html").read_text()
-    for section in ("Seat advantage", "Bots", "Setup strength", "Board (dealt)",
-                    "Starting objective side (kept)", "Crowd-pleaser sides in play",
-                    "Objective cards completed", "Scores", "Game length and end", "Precision",
-                    "Holm", "objective hunter"):  # the last: a bot's description
+    for section in ("Summary", "What matters", "Seat advantage", "Bots", "Setup",
+                    "Board (dealt)", "Starting objective side (kept)",
+                    "Crowd-pleaser sides in play", "Crowd-pleasers claimed (outcome)",
+                    "Objective cards completed (outcome)", "Scores", "Game length and end",
+                    "Convergence", "Precision", "Holm", "objective hunter"):  # a bot's text
         assert section in page, section
-    for csv in ("win_rate_by_seat", "objectives_completed", "end_trigger", "precision"):
+    for csv in ("effects", "win_rate_by_seat", "board_dealt", "start_side_kept",
+                "crowd_pleaser_sides_in_play", "crowd_pleasers_claimed",
+                "objective_cards_completed", "end_trigger", "precision"):
         assert (out / "report" / f"{csv}.csv").exists()
-    assert len(list((out / "report").glob("*.png"))) == 9
+    assert page.count("<img src='data:image/png;base64,") >= 10
+
+
+def test_report_help_says_what_each_table_shows(capsys):
+    from analysis.catalogue import TABLES
+
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    text = capsys.readouterr().out
+    for name, claim, _ in TABLES:
+        line = next(x for x in text.splitlines() if x.strip().startswith(name))
+        assert f"[{claim}]" in line
 
 
 def test_every_command_has_help_with_an_example(capsys):

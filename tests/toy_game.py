@@ -1,0 +1,89 @@
+"""A toy second game for the tests: a declaration and results tables made by hand, with
+effects planted where a test wants them. Registered as a game, it goes through the same
+runner, analysis and report as Festival."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+from scipy.special import expit
+
+from sim.core.declaration import Element, GameElement, HeldSet, ResultsDeclaration
+from sim.core.errors import PlaytestError
+
+NAME = "toy"
+BENCH_BOTS = ("plain",)
+PLAYERS = (2, 4)
+COLOURS = ["red", "blue", "green", "white"]
+MEDALS = ["gold", "silver"]
+# planted effects on the logit of winning
+BASE = -1.2
+SEAT = [0.3, 0.1, 0.0, -0.1]
+COLOUR = {"red": 0.0, "blue": 0.25, "green": 0.0, "white": -0.1}
+BOT = {"plain": 0.0, "strong": 0.6, "twin": 0.0}
+CHOOSES_B = {"plain": 0.5, "strong": 0.9, "twin": 0.5}  # side B: no effect of its own
+
+
+def declare(info: dict) -> ResultsDeclaration:
+    return ResultsDeclaration(
+        title="Toy", sources=("dice", "bonus"),
+        elements=(Element("colour", "dealt", "Colour"),
+                  Element("side", "kept", "Side", context="colour")),
+        game_elements=(GameElement(("weather",), "Weather"),),
+        held_sets=(HeldSet("medals", "Medals won", "medal", tuple(info["medals"])),),
+        length=("turns",), end="ending")
+
+
+def logit(seat, colour, bot) -> np.ndarray:
+    return (BASE + np.asarray(SEAT)[seat] + np.vectorize(COLOUR.get)(colour)
+            + np.vectorize(BOT.get)(bot))
+
+
+def results(games: int, players: int, bots: list[str], seed: int = 0, start: int = 0,
+            rotate: bool = True) -> pd.DataFrame:
+    """One row per game and seat, in the results schema, wins drawn from ``logit``."""
+    rng = np.random.default_rng([seed, start])
+    g = np.repeat(np.arange(start, start + games), players)
+    seat = np.tile(np.arange(players), games)
+    slot = (seat + g) % players if rotate else seat
+    bot = np.array(bots)[slot]
+    colour = np.array(COLOURS)[np.argsort(rng.random((games, 4)), axis=1)[:, :players].ravel()]
+    side = np.where(rng.random(len(g)) < np.vectorize(CHOOSES_B.get)(bot),
+                    np.char.add(colour, "-B"), np.char.add(colour, "-A"))
+    win = (rng.random(len(g)) < expit(logit(seat, colour, bot))).astype(float)
+    dice = rng.integers(5, 20, len(g)) + 6 * win.astype(int)
+    bonus = rng.integers(0, 3, len(g))
+    medals = (rng.random(len(g)) < 0.3) * 1 + (rng.random(len(g)) < 0.2 + 0.3 * win) * 2
+    turns = np.repeat(rng.integers(8, 14, games), players)
+    weather = np.repeat(rng.choice(["sun", "rain"], games), players)
+    cat = lambda x, cats: pd.Categorical(x, categories=cats)  # noqa: E731
+    df = pd.DataFrame({
+        "game_index": g, "seed": seed, "n_players": np.int8(players),
+        "seat": seat.astype(np.int8), "bot": cat(bot, list(dict.fromkeys(bots))),
+        "bot_slot": slot.astype(np.int8), "score": (dice + bonus).astype(np.int16),
+        "rank": np.int8(1), "win": win, "score_dice": dice.astype(np.int16),
+        "score_bonus": bonus.astype(np.int16), "turns": turns.astype(np.int16),
+        "ending": cat(np.where(turns > 11, "timeout", "finished"), ["finished", "timeout"]),
+        "colour": cat(colour, COLOURS),
+        "side": cat(side, [f"{c}-{s}" for c in COLOURS for s in "AB"]),
+        "weather": cat(weather, ["sun", "rain"]), "medals": medals.astype(np.int32)})
+    df["rank"] = (df.groupby("game_index")["score"].rank(ascending=False, method="min")
+                  .astype(np.int8))
+    return df
+
+
+def prepare(n_players: int, bot_names: list[str], data_dir=None, rotate: bool = True):
+    if not PLAYERS[0] <= n_players <= PLAYERS[1]:
+        raise PlaytestError(f"Toy is for 2 to 4 players, not {n_players}")
+    unknown = [b for b in bot_names if b not in BOT]
+    if unknown:
+        raise PlaytestError(f"unknown bot '{unknown[0]}'")
+    meta = {"data_dir": "", "data_hash": "toy", "bots": list(bot_names), "medals": MEDALS}
+    return (n_players, tuple(bot_names), rotate), meta
+
+
+def play_chunk(prepared, seed: int, start: int, n: int) -> pa.Table:
+    players, bots, rotate = prepared
+    return pa.Table.from_pandas(results(n, players, list(bots), seed, start, rotate),
+                                preserve_index=False)
