@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from analysis import bots, convergence, distributions, elements, seats
+from analysis import MODEL_GAMES, bots, convergence, distributions, elements, seats
 from analysis.catalogue import slug
-from analysis.effects import MODEL_GAMES, effects
+from analysis.effects import effects
 from analysis.rates import game_codes, win_rates
 from analysis.stats import games_for_half_width
 from analysis.summary import summarise

@@ -25,12 +25,11 @@ from scipy.special import expit
 from statsmodels.discrete.discrete_model import Logit
 from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparationWarning
 
+from analysis import MODEL_GAMES
 from analysis.points import score_differences
 from analysis.rates import game_codes
 from analysis.stats import Z95, adjust, normal_p
 from sim.core.declaration import ResultsDeclaration
-
-MODEL_GAMES = 100_000
 
 
 @dataclass

@@ -61,7 +61,7 @@ def dealt_table(df: pd.DataFrame, game: np.ndarray, element: Element) -> pd.Data
     """Per level of a dealt seat element: holders against non-holders (causal), with
     p-values (Fisher's exact test where a cell has fewer than 30 seat-games) adjusted by
     Holm (family-wise) and Benjamini-Hochberg (false discovery) across the levels."""
-    col = df[element.column]
+    col = df[element.column].astype("category")
     valid = col.notna().to_numpy()
     items = [(str(level), (col == level).to_numpy(), valid)
              for level in col.cat.categories if (col == level).any()]

@@ -66,7 +66,7 @@ def _child(args: list[str], env: dict | None = None) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def bench(game: str = "festival", games: int = 40_000, interpreted_games: int = 20,
+def bench(game: str, games: int = 40_000, interpreted_games: int = 20,
           threads: int | None = None) -> list:
     todo = cases(game)
     first_bot, most = todo[0][0], max(n for _, n in todo)

@@ -7,9 +7,10 @@ import os
 import sys
 from pathlib import Path
 
+from analysis import MODEL_GAMES
 from analysis.catalogue import help_text
-from analysis.effects import MODEL_GAMES
 from sim.core.errors import PlaytestError
+from sim.core.registry import GAMES
 
 DEFAULT_BOTS = ["greedy", "hunter", "builder", "random"]
 
@@ -118,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
   playtest simulate festival --players 3 --bots greedy,hunter,builder --backend processes
   playtest simulate festival --backend dask --address tcp://scheduler:8786 --out runs/big
 An interrupted run keeps its finished chunks: the same command resumes it.""")
-    s.add_argument("game", help="festival")
+    s.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
     s.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
     s.add_argument("--players", type=int, default=4, help="players per game (default 4)")
     s.add_argument("--bots", help="one bot per seat, comma-separated, or one for all seats "
@@ -155,7 +156,7 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
                        epilog="""examples:
   playtest replay festival --seed 0 --game 17 --players 4 --bots greedy,hunter,builder,random
   playtest replay --run runs/festival-4p-seed0 --game 17""")
-    y.add_argument("game", nargs="?", help="festival")
+    y.add_argument("game", nargs="?", help=f"a game with an engine: {', '.join(GAMES)}")
     y.add_argument("--seed", type=int, help="master seed of the run")
     y.add_argument("--game", dest="game_index", type=int, default=0, help="game index")
     y.add_argument("--players", type=int, default=4)
@@ -177,8 +178,7 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
                        formatter_class=raw, epilog="""examples:
   playtest bench festival
   playtest bench festival --games 50000 --interpreted-games 10""")
-    b.add_argument("game", nargs="?", default="festival", help="a game with an engine "
-                   "(default festival)")
+    b.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
     b.add_argument("--games", type=int, default=40_000, help="games per measurement")
     b.add_argument("--interpreted-games", type=int, default=20,
                    help="games for the interpreted (NUMBA_DISABLE_JIT=1) comparison")

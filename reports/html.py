@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis import MODEL_GAMES
 from analysis.analyse import Analysis, analyse
 from analysis.catalogue import slug
-from analysis.effects import MODEL_GAMES
 from reports import plots
 from sim.core.errors import PlaytestError
 from sim.core.registry import game_module
@@ -25,6 +25,7 @@ h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.8em 0; }
 th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
+td { white-space: nowrap; } .scroll { overflow-x: auto; }
 img { max-width: 100%; border: 1px solid #eee; margin: 0.5em 0; }
 .note { color: #555; font-size: 0.92em; } nav a { margin-right: 1em; }
 .summary { background: #f6f8fb; border-left: 4px solid #4c78a8; padding: 0.6em 1.2em; }
@@ -57,8 +58,9 @@ def table_html(df: pd.DataFrame, columns: list[str] | None = None) -> str:
     if not len(df):
         return "<p class='note'>(no rows)</p>"
     fmt = {c: f for c in df.columns if (f := _fmt(c)) is not None}
-    return df.to_html(index=False, float_format=lambda x: f"{x:,.2f}", formatters=fmt,
-                      border=0, na_rep="")
+    return "<div class='scroll'>" + df.to_html(
+        index=False, float_format=lambda x: f"{x:,.2f}", formatters=fmt, border=0,
+        na_rep="") + "</div>"
 
 
 def img(uri: str, alt: str) -> str:
@@ -204,7 +206,7 @@ def _setup_section(a: Analysis) -> str:
             "chose each option, and its win rate against the first option. Observational: a "
             "bot picks what it expects to win with. Where the bot chooses at random "
             "(causal = True), the choice is randomised and the comparison is causal."))
-        parts.append(table_html(t))
+        parts.append(table_html(t, [c for c in t.columns if c != "wins"]))
     for ge in d.game_elements:
         parts.append(f"<h3>{html.escape(ge.label)} (dealt, whole game)</h3>" + note(
             "Dealt at random for the whole game: its effect on length, scores and the start "

@@ -4,9 +4,9 @@ recovered, kept elements stay observational, seats make no claim without rotatio
 import numpy as np
 import pandas as pd
 import pytest
+import toy_game as toy
 from scipy.special import expit
 
-import toy_game as toy
 from analysis.analyse import analyse
 from analysis.elements import dealt_table
 from analysis.rates import game_codes

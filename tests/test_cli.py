@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -150,9 +151,11 @@ def test_report_help_says_what_each_table_shows(capsys):
     with pytest.raises(SystemExit):
         main(["report", "--help"])
     text = capsys.readouterr().out
-    for name, claim, _ in TABLES:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for name, claim, what in TABLES:
         line = next(x for x in text.splitlines() if x.strip().startswith(name))
         assert f"[{claim}]" in line
+        assert f"| `{name}` | {claim} | {what} |" in readme, name  # the README says the same
 
 
 def test_every_command_has_help_with_an_example(capsys):

@@ -5,7 +5,6 @@ import re
 
 import pytest
 
-import toy_game as toy
 from reports.bench import cases
 from reports.cli import main
 from reports.html import write_report
