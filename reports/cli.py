@@ -9,10 +9,8 @@ from pathlib import Path
 
 from analysis import MODEL_GAMES
 from analysis.catalogue import help_text
-from sim.core.errors import PlaytestError
+from sim.core.errors import ParameterError, PlaytestError
 from sim.core.registry import GAMES
-
-DEFAULT_BOTS = ["greedy", "hunter", "builder", "random"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -23,11 +21,11 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def _bots(text: str | None, players: int) -> list[str]:
-    if text is None:
-        return DEFAULT_BOTS[:players]
-    from sim.core.runner import seat_bots
+def _bots(game: str, text: str | None, players: int) -> list[str]:
+    from sim.core.runner import default_bots, seat_bots
 
+    if text is None:
+        return default_bots(game, players)
     return seat_bots([b.strip() for b in text.split(",") if b.strip()], players)
 
 
@@ -36,7 +34,7 @@ def cmd_simulate(a) -> int:
 
     out = a.out or f"runs/{a.game}-{a.players}p-seed{a.seed}"
     try:
-        info = run(a.game, a.games, a.players, _bots(a.bots, a.players), a.seed, out,
+        info = run(a.game, a.games, a.players, _bots(a.game, a.bots, a.players), a.seed, out,
                    backend=a.backend, chunk_size=a.chunk_size, threads=a.threads,
                    workers=a.workers, address=a.address, rotate=not a.no_rotate, data=a.data,
                    progress=not a.quiet)
@@ -44,7 +42,14 @@ def cmd_simulate(a) -> int:
         sys.stderr.write(f"playtest: interrupted: finished chunks are kept in {out}; run the "
                          "same command again to resume\n")
         return 130
-    print(f"{a.games:,} games in {info['seconds']:.1f} s -> {out}")
+    total, now = info["request"]["games"], info["games_now"]
+    if now == 0:
+        print(f"{out} is already complete: {total:,} games, played in {info['seconds']:.1f} s")
+    elif now < total:
+        print(f"{now:,} games played now, {total:,} in total ({info['seconds']:.1f} s in all) "
+              f"-> {out}")
+    else:
+        print(f"{total:,} games in {info['seconds']:.1f} s -> {out}")
     if a.report:
         from reports.html import write_report
 
@@ -60,6 +65,7 @@ def cmd_report(a) -> int:
 
 
 def cmd_replay(a) -> int:
+    from sim.core.checks import MAX_GAMES, MAX_SEED, whole
     from sim.core.registry import game_module
     from sim.core.runner import read_info
 
@@ -69,6 +75,15 @@ def cmd_replay(a) -> int:
         req = info["request"]
         game, seed, players, bots, rotate = (req["game"], req["seed"], req["players"],
                                              req["bots"], req["rotate"])
+        given = {"game": a.game, "seed": a.seed, "players": a.players,
+                 "bots": _bots(game, a.bots, players) if a.bots else None,
+                 "rotate": False if a.no_rotate else None}
+        for key, value in given.items():
+            if value is not None and value != req[key]:
+                flag = "--no-rotate" if key == "rotate" else key if key == "game" else f"--{key}"
+                raise PlaytestError(f"{flag} {value!r} contradicts the run in {a.run} "
+                                    f"({req[key]!r}); leave it out to replay the run's game")
+        whole("game", a.game_index, 0, req["games"] - 1)
         data = data or info.get("data_dir")
         _, meta = game_module(game).prepare(players, bots, data, rotate)
         if meta["data_hash"] != req["data_hash"]:
@@ -77,8 +92,9 @@ def cmd_replay(a) -> int:
     else:
         if a.game is None or a.seed is None:
             raise PlaytestError("replay needs GAME and --seed (or --run DIR)")
-        game, seed, players = a.game, a.seed, a.players
-        bots, rotate = _bots(a.bots, players), not a.no_rotate
+        game, seed, players = a.game, whole("seed", a.seed, 0, MAX_SEED), a.players or 4
+        whole("game", a.game_index, 0, MAX_GAMES)
+        bots, rotate = _bots(game, a.bots, players), not a.no_rotate
     lines, _ = game_module(game).replay(seed, a.game_index, players, bots, rotate, data)
     print("\n".join(lines))
     return 0
@@ -103,13 +119,30 @@ def cmd_bench(a) -> int:
     return 0
 
 
+def games_help() -> str:
+    """Each game with an engine, its player range and its bots (read from its rules.toml
+    and its preset file, so that --help needs no engine)."""
+    from sim.core.data import read_toml, seeds_dir
+    from strategies.presets import game_presets
+
+    lines = ["games, players and bots:"]
+    for game in GAMES:
+        rules = read_toml(seeds_dir(game), "rules.toml")
+        bots = ", ".join(game_presets(game))
+        lines.append(f"  {game}: {rules['min_players']} to {rules['max_players']} players; "
+                     f"bots {bots}")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="playtest", description="Monte Carlo strategy analysis for board games.",
                formatter_class=argparse.RawDescriptionHelpFormatter, epilog="""examples:
   playtest simulate festival --games 100000 --out runs/demo --report
   playtest report runs/demo --out runs/demo/report
   playtest replay festival --seed 0 --game 17 --players 4 --bots greedy,hunter,builder,random
-  playtest bench""")
+  playtest bench festival
+
+""" + games_help())
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
     raw = argparse.RawDescriptionHelpFormatter
 
@@ -118,7 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
   playtest simulate festival --games 1000000 --players 4 --bots greedy --seed 1 --out runs/g4
   playtest simulate festival --players 3 --bots greedy,hunter,builder --backend processes
   playtest simulate festival --backend dask --address tcp://scheduler:8786 --out runs/big
-An interrupted run keeps its finished chunks: the same command resumes it.""")
+An interrupted run keeps its finished chunks: the same command resumes it.
+
+""" + games_help())
     s.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
     s.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
     s.add_argument("--players", type=int, default=4, help="players per game (default 4)")
@@ -155,11 +190,13 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     y = sub.add_parser("replay", help="print one game move by move", formatter_class=raw,
                        epilog="""examples:
   playtest replay festival --seed 0 --game 17 --players 4 --bots greedy,hunter,builder,random
-  playtest replay --run runs/festival-4p-seed0 --game 17""")
+  playtest replay --run runs/festival-4p-seed0 --game 17
+
+""" + games_help())
     y.add_argument("game", nargs="?", help=f"a game with an engine: {', '.join(GAMES)}")
     y.add_argument("--seed", type=int, help="master seed of the run")
     y.add_argument("--game", dest="game_index", type=int, default=0, help="game index")
-    y.add_argument("--players", type=int, default=4)
+    y.add_argument("--players", type=int, help="players (default 4, or the run's)")
     y.add_argument("--bots", help="as for simulate")
     y.add_argument("--no-rotate", action="store_true", help="as for simulate")
     y.add_argument("--data", help="as for simulate")
@@ -177,7 +214,9 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     b = sub.add_parser("bench", help="games per second, compile time, memory",
                        formatter_class=raw, epilog="""examples:
   playtest bench festival
-  playtest bench festival --games 50000 --interpreted-games 10""")
+  playtest bench festival --games 50000 --interpreted-games 10
+
+""" + games_help())
     b.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
     b.add_argument("--games", type=int, default=40_000, help="games per measurement")
     b.add_argument("--interpreted-games", type=int, default=20,
@@ -191,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except ParameterError as e:
+        sys.stderr.write(f"playtest: error: {e.flag()}\n")
+        return 2
     except PlaytestError as e:
         sys.stderr.write(f"playtest: error: {e}\n")
         return 2

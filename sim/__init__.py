@@ -5,24 +5,47 @@ from __future__ import annotations
 import pandas as pd  # noqa: I001
 
 import sim.core.kernel_cache  # noqa: F401  (first: decides where kernels are cached)
-from sim.core.runner import load_results, run, seat_bots, simulate_frame
+from sim.core.errors import ParameterError, PlaytestError
+from sim.core.runner import default_bots, load_results, run, seat_bots, simulate_frame
 
-__all__ = ["simulate", "run", "load_results"]
+__all__ = ["simulate", "run", "load_results", "PlaytestError"]
 
 
 def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
-             bots: list[str] | str = "greedy", seed: int = 0, out: str | None = None,
-             **options) -> pd.DataFrame:
+             bots: list[str] | str | None = None, seed: int = 0, out: str | None = None, *,
+             start: int = 0, rotate: bool = True, data: str | None = None,
+             chunk_size: int | None = None, threads: int | None = None,
+             backend: str | None = None, workers: int | None = None,
+             address: str | None = None, **unknown) -> pd.DataFrame:
     """Simulate ``games`` games and return one row per (game, seat).
 
     ``bots`` is a list with one bot per seat, or one name (alone or in a list) for every
-    seat. With ``out`` the games also go to a run folder (resumable, see
-    sim.core.runner.run); without it they are played in memory.
+    seat; by default the game's line-up, as on the command line. ``start`` is the first
+    game's index (in memory only: a run folder holds games 0..games-1). With ``out`` the
+    games go to a run folder (resumable, see sim.core.runner.run; ``backend``, ``workers``
+    and ``address`` choose where they are played); without it they are played in memory.
+    Bad input raises PlaytestError naming the parameter.
 
     >>> df = simulate("festival", games=1000, players=3, bots="greedy", seed=7)
     """
-    names = seat_bots(bots, players)
+    if unknown:
+        raise PlaytestError(f"simulate() has no parameter '{next(iter(unknown))}'")
+    if not isinstance(game, str):
+        raise ParameterError("game", f"must be a game's name, got {game!r}")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ParameterError("players", f"must be a whole number, got {players!r}")
+    if not isinstance(rotate, bool):
+        raise ParameterError("rotate", f"must be True or False, got {rotate!r}")
+    names = default_bots(game, players) if bots is None else seat_bots(bots, players)
     if out is None:
-        return simulate_frame(game, games, players, names, seed, **options)
-    run(game, games, players, names, seed, out, progress=False, **options)
+        for name, value in (("backend", backend), ("workers", workers), ("address", address)):
+            if value is not None:
+                raise ParameterError(name, "plays into a run folder: give out= as well")
+        return simulate_frame(game, games, players, names, seed, start=start,
+                              chunk_size=chunk_size, rotate=rotate, data=data, threads=threads)
+    if start != 0:
+        raise ParameterError("start", "plays in memory only: a run folder starts at game 0")
+    run(game, games, players, names, seed, out, backend=backend or "threads",
+        chunk_size=chunk_size, threads=threads, workers=workers, address=address,
+        rotate=rotate, data=data, progress=False)
     return load_results(out)

@@ -11,6 +11,7 @@ from pathlib import Path
 from sim.core.errors import PlaytestError
 
 SOURCES = ("seed", "public", "reconstructed")
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 # The module whose load(folder) reads and validates each game's data folder.
 LOADERS = {"festival": "sim.festival.data", "dice_theme_park": "sim.dice_theme_park.data",
            "magnificent": "sim.magnificent.data"}
@@ -51,9 +52,11 @@ class Row(dict):
             value = int(text)
         except ValueError:
             raise self.fail(name, f"'{text}' is not a whole number") from None
-        if low is not None and value < low:
+        low = INT_MIN if low is None else low  # the tables are int64 arrays
+        high = INT_MAX if high is None else high
+        if value < low:
             raise self.fail(name, f"{value} is below {low}")
-        if high is not None and value > high:
+        if value > high:
             raise self.fail(name, f"{value} is above {high}")
         return value
 
@@ -68,7 +71,8 @@ def read_csv(folder: Path, name: str, columns: list[str]) -> list[Row]:
     """Rows of ``folder/name``; every listed column must be present and every row complete."""
     path = folder / name
     try:
-        with open(path, newline="", encoding="utf-8") as f:
+        # utf-8-sig: a spreadsheet's byte-order mark is not part of the first column's name
+        with open(path, newline="", encoding="utf-8-sig") as f:
             reader = csv.DictReader(f)
             header = reader.fieldnames or []
             missing = [c for c in columns if c not in header]
@@ -83,7 +87,9 @@ def read_csv(folder: Path, name: str, columns: list[str]) -> list[Row]:
                 if "source" in columns:
                     row.choice("source", SOURCES)
                 rows.append(row)
-    except (OSError, UnicodeDecodeError, csv.Error) as e:
+    except UnicodeDecodeError:
+        raise PlaytestError(f"cannot read {path}: it is not UTF-8 text") from None
+    except (OSError, csv.Error) as e:
         raise PlaytestError(f"cannot read {path}: {e}") from None
     if not rows:
         raise PlaytestError(f"{path}: no rows")
@@ -95,6 +101,8 @@ def read_toml(folder: Path, name: str) -> dict:
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
+    except UnicodeDecodeError:
+        raise PlaytestError(f"cannot read {path}: it is not UTF-8 text") from None
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise PlaytestError(f"cannot read {path}: {e}") from None
 

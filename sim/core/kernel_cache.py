@@ -42,3 +42,9 @@ def configure() -> None:
 
 
 configure()
+
+
+def compiled() -> bool:
+    """Whether this engine version's kernels are in the cache (else the first call compiles)."""
+    folder = Path(numba.config.CACHE_DIR)
+    return folder.is_dir() and any(folder.rglob("*.nbi"))

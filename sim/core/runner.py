@@ -2,30 +2,38 @@
 
 A run folder holds ``run.json`` (what was asked, on which data, how far it got) and
 ``data/part-NNNNN.parquet``, one file per finished chunk, each written under a temporary
-name and renamed, so a file that exists is complete. Rerunning the same request in the
-same folder plays only the missing chunks; ``run.json`` says ``complete`` only at the end.
+name and renamed, so a file that exists was complete when written. Rerunning the same
+request in the same folder checks the chunk files that are there, replays any damaged one
+and plays the missing ones; ``run.json`` says ``complete`` only at the end. One writer at a
+time: a lock on ``.lock`` (released by the system when its process ends, even by SIGKILL).
 Every game draws from its own stream (rng.py), so rows do not depend on the chunking, the
 thread count or the backend.
 """
 
 from __future__ import annotations
 
+import fcntl
 import importlib
+import itertools
 import json
 import os
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.core.errors import PlaytestError
+from sim.core.checks import MAX_GAMES, MAX_SEED, chunk_fits, whole, writable_folder
+from sim.core.errors import ParameterError, PlaytestError
+from sim.core.kernel_cache import compiled
 from sim.core.registry import game_module
 
 BACKENDS = ("threads", "processes", "dask")
 DEFAULT_CHUNK = 50_000
+DASK_TIMEOUT = 10  # seconds to reach a dask scheduler before giving up
 
 
 def _version() -> str:
@@ -39,24 +47,60 @@ def _version() -> str:
 
 def seat_bots(bots: str | list[str], players: int) -> list[str]:
     """One bot per seat: a single name (or a list of one) plays every seat."""
-    names = [bots] if isinstance(bots, str) else list(bots)
+    if isinstance(bots, str):
+        names = [bots]
+    elif isinstance(bots, list | tuple) and all(isinstance(b, str) for b in bots):
+        names = list(bots)
+    else:
+        raise ParameterError("bots", f"must be a bot name or a list of names, got {bots!r}")
     return names * players if len(names) == 1 else names
 
 
-def _chunks(games: int, seed: int, chunk_size: int | None) -> list[tuple[int, int, int]]:
-    """(chunk number, first game, games) of a request, after checking its numbers."""
-    if games <= 0:
-        raise PlaytestError(f"--games must be positive, got {games}")
-    if seed < 0:
-        raise PlaytestError(f"--seed must be zero or positive, got {seed}")
-    chunk_size = chunk_size or min(games, DEFAULT_CHUNK)
-    if chunk_size <= 0:
-        raise PlaytestError(f"--chunk-size must be positive, got {chunk_size}")
-    return [(i, s, min(chunk_size, games - s)) for i, s in enumerate(range(0, games, chunk_size))]
+def default_bots(game: str, players: int) -> list[str]:
+    """The game's default line-up for ``players`` seats (the CLI's and the API's)."""
+    bots = list(game_module(game).DEFAULT_BOTS)
+    return (bots * players)[:players]
+
+
+class Chunks:
+    """The chunks of a request, (number, first game, games), made on demand: a request of
+    10^18 games holds nothing per game or per chunk until it is played."""
+
+    def __init__(self, games: int, chunk_size: int):
+        self.games, self.size = games, chunk_size
+        self.count = -(-games // chunk_size)
+
+    def __getitem__(self, i: int) -> tuple[int, int, int]:
+        start = i * self.size
+        return i, start, min(self.size, self.games - start)
+
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
+        return (self[i] for i in range(self.count))
+
+
+def check_request(games, seed, chunk_size, threads=None, workers=None,
+                  bytes_per_game: int = 0, parallel: int = 1) -> Chunks:
+    """Every number of a request in range, or one ParameterError naming it."""
+    games = whole("games", games, 1, MAX_GAMES)
+    whole("seed", seed, 0, MAX_SEED)
+    if threads is not None:
+        import numba
+
+        whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+    if workers is not None:
+        whole("workers", workers, 1, 1024)
+    size = min(games, DEFAULT_CHUNK) if chunk_size is None else whole("chunk_size", chunk_size, 1)
+    if bytes_per_game:
+        chunk_fits(min(size, games), bytes_per_game, parallel)
+    return Chunks(games, min(size, games))
 
 
 def _part(parts: Path, i: int) -> Path:
     return parts / f"part-{i:05d}.parquet"
+
+
+def _part_number(path: Path) -> int:
+    return int(path.name.removeprefix("part-").removesuffix(".parquet"))
 
 
 def _play(module_name: str, prepared, seed: int, start: int, n: int, threads: int | None):
@@ -75,7 +119,37 @@ def _play(module_name: str, prepared, seed: int, start: int, n: int, threads: in
         numba.set_num_threads(before)
 
 
-def _results(module_name, prepared, seed, todo, backend, threads, workers, address
+@contextmanager
+def _dask_client(address: str | None, workers: int | None):
+    """A dask client on the scheduler at ``address`` (or a local cluster), refused in one
+    line within DASK_TIMEOUT seconds when it cannot be reached."""
+    import logging
+
+    from dask.distributed import Client, LocalCluster
+
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    cluster = None
+    try:
+        if address is None:
+            cluster = LocalCluster(n_workers=workers or os.cpu_count(), threads_per_worker=1,
+                                   processes=True, dashboard_address=None,
+                                   silence_logs=logging.CRITICAL)
+        client = Client(address or cluster, timeout=DASK_TIMEOUT)
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
+        if cluster is not None:
+            cluster.close()
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise ParameterError("address", f"{address!r}: cannot reach a dask scheduler "
+                             f"({reason})") from None
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _results(module_name, prepared, seed, todo, backend, threads, workers, client
              ) -> Iterator[tuple[int, pa.Table]]:
     """(chunk number, table) for each chunk in ``todo``, as each finishes."""
     if backend == "threads":
@@ -84,91 +158,182 @@ def _results(module_name, prepared, seed, todo, backend, threads, workers, addre
     elif backend == "processes":
         from joblib import Parallel, delayed
 
+        # joblib dispatches a few chunks ahead of the results: tee keeps only those
+        todo, numbers = itertools.tee(todo)
         jobs = Parallel(n_jobs=workers or os.cpu_count(), return_as="generator")(
             delayed(_play)(module_name, prepared, seed, start, n, 1) for _, start, n in todo
         )
-        for (i, _, _), table in zip(todo, jobs):
+        for (i, _, _), table in zip(numbers, jobs):
             yield i, table
     else:
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import as_completed
 
-        cluster = None
-        if address is None:
-            cluster = LocalCluster(n_workers=workers or os.cpu_count(), threads_per_worker=1,
-                                   processes=True, dashboard_address=None)
-        client = Client(address or cluster)
+        # a window of chunks in flight, refilled as each finishes: nothing per chunk of the
+        # whole request is held at once
+        window = 2 * max(1, len(client.scheduler_info().get("workers", {})))
+        futures = {}
+        for i, start, n in itertools.islice(todo, window):
+            futures[client.submit(_play, module_name, prepared, seed, start, n, 1,
+                                  pure=False)] = i
+        pending = as_completed(list(futures))
+        for future in pending:
+            yield futures.pop(future), future.result()
+            for i, start, n in itertools.islice(todo, 1):
+                f = client.submit(_play, module_name, prepared, seed, start, n, 1, pure=False)
+                futures[f] = i
+                pending.add(f)
+
+
+def _damaged(parts: Path, chunks: Chunks, players: int) -> tuple[set[int], dict[Path, str]]:
+    """(numbers of the sound chunk files, {damaged file: why}). A file is sound when its
+    parquet footer reads and it holds exactly games x players rows."""
+    sound, damaged = set(), {}
+    for path in parts.glob("part-*.parquet"):
         try:
-            futures = {client.submit(_play, module_name, prepared, seed, start, n, 1, pure=False): i
-                       for i, start, n in todo}
-            for future in as_completed(futures):
-                yield futures[future], future.result()
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+            i = _part_number(path)
+        except ValueError:
+            continue
+        if i >= chunks.count:
+            damaged[path] = "not part of this run"
+            continue
+        want = chunks[i][2] * players
+        try:
+            rows = pq.read_metadata(path).num_rows
+        except (OSError, pa.ArrowException) as e:
+            damaged[path] = f"unreadable: {str(e).splitlines()[0]}"
+            continue
+        if rows != want:
+            damaged[path] = f"{rows:,} rows, {want:,} expected"
+        else:
+            sound.add(i)
+    return sound, damaged
+
+
+@contextmanager
+def _lock(out: Path):
+    """One writer per run folder: a second is refused in one line."""
+    fd = os.open(out / ".lock", os.O_CREAT | os.O_RDWR, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise PlaytestError(f"{out} is being written by another simulate; wait for it or "
+                            "choose another --out") from None
+    try:
+        yield
+    finally:
+        os.close(fd)
+
+
+def _differences(old: dict, new: dict) -> str:
+    keys = [k for k in dict.fromkeys([*old, *new]) if old.get(k) != new.get(k)]
+    return "; ".join(f"{k} {old.get(k)!r} there, {new.get(k)!r} now" for k in keys)
 
 
 def run(game: str, games: int, players: int, bots: list[str], seed: int, out: str | Path,
         backend: str = "threads", chunk_size: int | None = None, threads: int | None = None,
         workers: int | None = None, address: str | None = None, rotate: bool = True,
         data: str | None = None, progress: bool = True) -> dict:
-    """Simulate into the run folder ``out``; returns the final run.json content."""
+    """Simulate into the run folder ``out``; returns the final run.json content, with
+    ``games_now`` (games played by this call) beside the totals."""
     module = game_module(game)
-    chunks = _chunks(games, seed, chunk_size)
     if backend not in BACKENDS:
-        raise PlaytestError(f"unknown backend '{backend}' (available: {', '.join(BACKENDS)})")
+        raise ParameterError("backend", f"'{backend}' is unknown (available: "
+                             f"{', '.join(BACKENDS)})")
+    bots = seat_bots(bots, players)
+    parallel = 1 if backend == "threads" else (workers or os.cpu_count() or 1)
+    chunks = check_request(games, seed, chunk_size, threads, workers,
+                           getattr(module, "BYTES_PER_GAME", 0), parallel)
     prepared, meta = module.prepare(players, bots, data, rotate)
-    request = {"game": game, "games": games, "players": players, "bots": list(bots),
-               "seed": seed, "rotate": rotate, "chunk_size": chunks[0][2],
+    request = {"game": game, "games": chunks.games, "players": players, "bots": list(bots),
+               "seed": seed, "rotate": rotate, "chunk_size": chunks.size,
                "data_hash": meta["data_hash"]}
     out = Path(out)
-    parts = out / "data"
+    writable_folder(out)
     info_path = out / "run.json"
+    old = None
     if info_path.exists():
         old = read_info(out)
         if old.get("request") != request:
-            raise PlaytestError(f"{out} holds a different run; choose another --out")
-    elif out.exists() and any(out.iterdir()):
+            changed = _differences(old.get("request", {}), request)
+            raise PlaytestError(f"{out} holds a different run ({changed}); choose another "
+                                "--out")
+    elif out.exists() and any(p.name != ".lock" for p in out.iterdir()):
         raise PlaytestError(f"{out} exists and is not a run folder; choose another --out")
-    parts.mkdir(parents=True, exist_ok=True)
-    todo = [c for c in chunks if not _part(parts, c[0]).exists()]
-    # The game's own metadata (data folder, names of its cards...) goes in as it comes.
-    info = {"request": request, "status": "running", "chunks": len(chunks),
-            "chunks_done": len(chunks) - len(todo), "backend": backend,
-            "version": _version(), "started": time.strftime("%Y-%m-%dT%H:%M:%S"), **meta}
-    _write_info(out, info)
-    t0 = time.perf_counter()
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=games, initial=games - sum(c[2] for c in todo), unit="game",
-                   unit_scale=True, desc=f"{game} {players}p")
     try:
-        for i, table in _results(module.__name__, prepared, seed, todo, backend, threads,
-                                 workers, address):
-            tmp = parts / f".part-{i:05d}.parquet.tmp"
-            pq.write_table(table, tmp)
-            os.replace(tmp, _part(parts, i))
-            info["chunks_done"] += 1
+        (out / "data").mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise PlaytestError(f"cannot write to {out}: {e.strerror}") from None
+    with _lock(out):
+        return _run_locked(module, prepared, meta, request, chunks, out, old, backend,
+                           threads, workers, address, progress)
+
+
+def _run_locked(module, prepared, meta, request, chunks, out, old, backend, threads, workers,
+                address, progress) -> dict:
+    parts = out / "data"
+    players = request["players"]
+    sound, damaged = _damaged(parts, chunks, players)
+    if old is not None and old.get("status") == "complete" and not damaged \
+            and len(sound) == chunks.count:
+        return {**old, "games_now": 0}
+    for path in damaged:  # replayed below, like a missing chunk
+        path.unlink()
+    todo = (chunks[i] for i in range(chunks.count) if i not in sound)
+    done_games = sum(chunks[i][2] for i in sound)
+    # The game's own metadata (data folder, names of its cards...) goes in as it comes.
+    info = {"request": request, "status": "running", "chunks": chunks.count,
+            "chunks_done": len(sound), "games_done": done_games, "backend": backend,
+            "version": _version(), "started": (old or {}).get("started")
+            or time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "seconds": (old or {}).get("seconds", 0.0), **meta}
+    bar = None
+    t0 = time.perf_counter()
+    with _dask_client(address, workers) if backend == "dask" else _nothing() as client:
+        _write_info(out, info)
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=chunks.games, initial=done_games, unit="game", unit_scale=True,
+                       desc=f"{request['game']} {players}p")
+        if progress and not compiled():
+            import sys
+
+            sys.stderr.write("playtest: compiling the kernels, once per engine version, "
+                             "about 30 s\n")
+        try:
+            for i, table in _results(module.__name__, prepared, request["seed"], todo,
+                                     backend, threads, workers, client):
+                tmp = parts / f".part-{i:05d}.{os.getpid()}.parquet.tmp"
+                pq.write_table(table, tmp)
+                os.replace(tmp, _part(parts, i))
+                info["chunks_done"] += 1
+                info["games_done"] += table.num_rows // players
+                _write_info(out, info)
+                if bar is not None:
+                    bar.update(table.num_rows // players)
+        finally:
+            # An interruption can fall between a chunk's rename and the count's update: on
+            # the way out, run.json counts the chunk files that are really there.
+            now = _damaged(parts, chunks, players)[0]
+            info["chunks_done"] = len(now)
+            info["games_done"] = sum(chunks[i][2] for i in now)
+            info["seconds"] = round(info["seconds"] + time.perf_counter() - t0, 3)
             _write_info(out, info)
             if bar is not None:
-                bar.update(table.num_rows // players)
-    finally:
-        # An interruption can fall between a chunk's rename and the count's update: on the
-        # way out, run.json counts the chunk files that are really there.
-        info["chunks_done"] = sum(_part(parts, c[0]).exists() for c in chunks)
-        _write_info(out, info)
-        if bar is not None:
-            bar.close()
+                bar.close()
     info["status"] = "complete"
-    info["seconds"] = round(time.perf_counter() - t0, 3)
     _write_info(out, info)
-    return info
+    return {**info, "games_now": chunks.games - done_games}
+
+
+@contextmanager
+def _nothing():
+    yield None
 
 
 def _write_info(out: Path, info: dict) -> None:
-    tmp = out / ".run.json.tmp"
+    tmp = out / f".run.json.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(info, indent=2) + "\n")
     os.replace(tmp, out / "run.json")
 
@@ -179,30 +344,58 @@ def read_info(out: str | Path) -> dict:
         return json.loads(path.read_text())
     except FileNotFoundError:
         raise PlaytestError(f"{out} is not a run folder (no run.json)") from None
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise PlaytestError(f"cannot read {path}: {e}") from None
 
 
-def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """The results table of a complete run folder, in game and seat order."""
+def verify(out: str | Path) -> dict:
+    """run.json of a complete run whose chunk files are all there and sound, else one line
+    naming what is missing or damaged."""
     info = read_info(out)
+    req = info.get("request", {})
+    try:
+        chunks = Chunks(req["games"], req["chunk_size"])
+        players = req["players"]
+    except (KeyError, TypeError, ZeroDivisionError):
+        raise PlaytestError(f"{out}/run.json does not describe a run") from None
+    redo = "rerun the same simulate command to finish it"
     if info.get("status") != "complete":
-        raise PlaytestError(
-            f"{out} is incomplete ({info.get('chunks_done')} of {info.get('chunks')} chunks); "
-            "rerun the same simulate command to finish it"
-        )
-    files = sorted((Path(out) / "data").glob("part-*.parquet"),
-                   key=lambda f: int(f.stem.removeprefix("part-")))
-    if not files:
-        raise PlaytestError(f"{out} holds no results")
-    table = pa.concat_tables([pq.read_table(f, columns=columns) for f in files])
+        raise PlaytestError(f"{out} is incomplete ({info.get('chunks_done')} of "
+                            f"{info.get('chunks')} chunks); {redo}")
+    parts = Path(out) / "data"
+    sound, damaged = _damaged(parts, chunks, players)
+    missing = [i for i in range(chunks.count) if i not in sound and _part(parts, i) not in damaged]
+    if missing or damaged:
+        listed = [f"{p.name} ({why})" for p, why in damaged.items()] + [
+            f"{_part(parts, i).name} (missing)" for i in missing]
+        more = f" and {len(listed) - 5} more" if len(listed) > 5 else ""
+        raise PlaytestError(f"{out} has damaged or missing chunk files: "
+                            f"{', '.join(listed[:5])}{more}; rerun the same simulate command "
+                            "to repair them")
+    return info
+
+
+def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """The results table of a complete, verified run folder, in game and seat order."""
+    info = verify(out)
+    req = info["request"]
+    files = [_part(Path(out) / "data", i) for i in range(Chunks(req["games"],
+                                                                req["chunk_size"]).count)]
+    try:
+        table = pa.concat_tables([pq.read_table(f, columns=columns) for f in files])
+    except (OSError, pa.ArrowException) as e:
+        raise PlaytestError(f"cannot read the results of {out}: {str(e).splitlines()[0]}; "
+                            "rerun the same simulate command to repair them") from None
     # split_blocks and self_destruct free each Arrow column once converted: the peak stays
     # near one copy of the table instead of two
     df = table.to_pandas(split_blocks=True, self_destruct=True)
     del table
-    # Chunks are written in game order, so this is a check more often than a sort.
-    if "game_index" in df.columns and not df["game_index"].is_monotonic_increasing:
-        df = df.sort_values(["game_index", "seat"], kind="stable").reset_index(drop=True)
+    if "game_index" in df.columns:
+        g = df["game_index"].to_numpy()
+        if len(g) != req["games"] * req["players"] or (len(g) and (
+                g[0] != 0 or g[-1] != req["games"] - 1 or (g[1:] < g[:-1]).any())):
+            raise PlaytestError(f"{out}: the rows are not games 0..{req['games'] - 1} in "
+                                "order; rerun the same simulate command to repair them")
     return df
 
 
@@ -211,7 +404,13 @@ def simulate_frame(game: str, games: int, players: int, bots: list[str], seed: i
                    data: str | None = None, threads: int | None = None) -> pd.DataFrame:
     """Simulate in memory (no run folder) and return the results table."""
     module = game_module(game)
-    chunks = _chunks(games, seed, chunk_size)
+    chunks = check_request(games, seed, chunk_size, threads)
+    whole("start", start, 0, MAX_GAMES)
+    try:  # in memory, the whole table must fit
+        chunk_fits(chunks.games, getattr(module, "BYTES_PER_GAME", 0) or 1)
+    except ParameterError:
+        raise ParameterError("games", f"{chunks.games:,} do not fit in memory; give out= (a run "
+                             "folder) to stream them to disk") from None
     prepared, _ = module.prepare(players, bots, data, rotate)
     tables = [_play(module.__name__, prepared, seed, start + s, n, threads)
               for _, s, n in chunks]

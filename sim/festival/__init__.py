@@ -16,6 +16,10 @@ from sim.festival.results import SOURCES, to_table
 NAME = "festival"
 BENCH_BOTS = ("random", "greedy")  # playtest bench: the fastest and a typical bot
 PLAYERS = (2, S.MAX_PLAYERS)  # the player counts the engine supports
+DEFAULT_BOTS = ("greedy", "hunter", "builder", "random")  # cut to the player count
+# memory one game of a chunk takes at its peak (kernel arrays, results table, parquet
+# writer), measured with a chunk of 1,000,000 4-player games; chunk sizes are checked on it
+BYTES_PER_GAME = 2048
 
 
 @dataclass(frozen=True)

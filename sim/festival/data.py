@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.core.data import data_folder, folder_hash, read_csv, read_toml
+from sim.core.data import data_folder, folder_hash, read_csv, read_toml, unique_names
 from sim.core.errors import PlaytestError
 from sim.festival import state as S
 from sim.festival.tables import (
@@ -211,6 +211,7 @@ def load(folder: str | Path | None = None) -> FestivalData:
     board_design = np.array([designs.index(r.choice("target_design", designs)) for r in boards])
 
     tile_rows = read_csv(folder, "tiles.csv", ["tile", "colour", "design", "per_player", "source"])
+    unique_names(tile_rows, "tile")
     tiles, tile_colour, tile_design = [], [], []
     for r in tile_rows:
         colour = colours.index(r.choice("colour", colours))

@@ -1,0 +1,61 @@
+"""Checks of a request's numbers and folders, before anything is computed or written."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from sim.core.errors import ParameterError, PlaytestError
+
+MAX_SEED = 2**63 - 1  # seeds are unsigned 64-bit inside, but int64 in the results table
+MAX_GAMES = 2**62  # game indices stay int64 with room to spare
+
+
+def whole(name: str, value, low: int, high: int | None = None) -> int:
+    """``value`` as an int when it is a whole number in [low, high]; zero or a negative
+    number is never taken as "the default"."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ParameterError(name, f"must be a whole number, got {value!r}")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        span = f"from {low:,} to {high:,}" if high is not None else f"{low:,} or more"
+        raise ParameterError(name, f"must be {span}, got {value:,}")
+    return value
+
+
+def available_memory() -> int:
+    """Bytes of memory available now (MemAvailable), else the machine's physical memory."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def chunk_fits(chunk_size: int, bytes_per_game: int, parallel: int = 1) -> None:
+    """Refuse a chunk size whose arrays (``parallel`` chunks at once) would not fit in half
+    the memory available, naming the largest that does."""
+    budget = available_memory() // 2
+    largest = max(1, budget // (bytes_per_game * parallel))
+    if chunk_size > largest:
+        raise ParameterError("chunk_size", f"of {chunk_size:,} games needs about "
+                             f"{chunk_size * bytes_per_game * parallel / 2**30:.1f} GiB, more "
+                             f"than half the free memory; at most {largest:,} fits")
+
+
+def writable_folder(out: Path, name: str = "out") -> None:
+    """``out`` can be a folder we write into: not a file, its parent not a file, writable."""
+    if out.exists() and not out.is_dir():
+        raise ParameterError(name, f"{out} is a file, not a folder")
+    parent = out
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ParameterError(name, f"{out} cannot be made: {parent} is a file")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise PlaytestError(f"cannot write to {parent}: permission denied")
