@@ -57,7 +57,8 @@ MUTANTS = [
     # turn order, end and scoring
     ("sim/festival/rules.py", "if st[S.TRIGGER] != S.TRIGGER_NONE and p == n - 1:",
      "if st[S.TRIGGER] != S.TRIGGER_NONE:", ["test_festival_rules.py"]),
-    ("sim/festival/rules.py", "if st[S.STACK_N + s] == 0:\n                    kind = S.TRIGGER_STACK",
+    ("sim/festival/rules.py",
+     "if st[S.STACK_N + s] == 0:\n                    kind = S.TRIGGER_STACK",
      "if st[S.STACK_N + s] == 1:\n                    kind = S.TRIGGER_STACK",
      ["test_festival_rules.py"]),
     ("sim/festival/rules.py", "if tab[TB.TILE_COLOUR + tile] == colour:\n                pc += h",
