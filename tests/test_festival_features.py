@@ -1,6 +1,7 @@
 """Move features against the rules: a move's "points" feature is the score it really adds."""
 
 import numpy as np
+import pytest
 
 from sim.festival import features as F
 from sim.festival import rules as R
@@ -104,3 +105,47 @@ def test_pair_objective_features_against_the_rules(position):
         assert pos.feats[m, F.F_OBJ] == gained
         completing += gained == value
     assert completing == 8  # the left stack onto any cell but cell 0
+
+
+def test_card_features_one_by_one(position):
+    """Taking a card: take_objective 1, objective_value its value, late_objective its value
+    times the share used up of the emptiest draw stack; a tile move has none of them."""
+    checked = 0
+    for pos in played_positions(position, 60, seed=5, max_turns=50):
+        p = pos.st[S.CURRENT]
+        n = R.legal_moves(pos.st, pos.tab, p, pos.moves)
+        F.turn_features(pos.st, pos.tab, p, pos.moves, n, pos.feats, pos.before, pos.work)
+        players = pos.st[S.N_PLAYERS]
+        per_player = pos.d.tables.params[S.P_TILES_PER_PLAYER]
+        used = max(1 - pos.st[S.STACK_N + s] / per_player for s in range(players))
+        for m in range(n):
+            move, row = pos.moves[m], pos.feats[m]
+            if move >= R.MOVE_OBJECTIVE and move != R.MOVE_PASS:
+                q = move - R.MOVE_OBJECTIVE
+                card = pos.st[S.PILE + q * S.PILE_CAP + pos.st[S.PILE_N + q] - 1]
+                value = pos.d.tables.card_value[card]
+                assert row[F.F_TAKE] == 1 and row[F.F_VALUE] == value
+                assert row[F.F_LATE] == pytest.approx(value * used)
+                checked += used > 0
+            elif move != R.MOVE_PASS:
+                assert row[F.F_TAKE] == row[F.F_VALUE] == row[F.F_LATE] == 0
+    assert checked > 100
+
+
+def test_starting_side_features_one_by_one(position):
+    """cells, stacked, own_colour, own_design and value of each side, from the card table."""
+    t = position().d.tables
+    for colour in range(4):
+        pos = position(colours=[colour, (colour + 1) % 4, (colour + 2) % 4, (colour + 3) % 4])
+        design = t.board_design[colour]
+        side_a, side_b = t.start_card[colour]
+        feats = np.zeros((2, F.N_FEATURES))
+        F.start_features(pos.st, pos.tab, 0, side_a, side_b, feats)
+        for m, card in enumerate((side_a, side_b)):
+            cells = t.card_req[card, : t.card_ncells[card]]
+            assert feats[m, F.F_CELLS] == len(cells)
+            assert feats[m, F.F_STACKED] == sum(c[2] for c in cells)
+            assert feats[m, F.F_OWN_COLOUR] == sum(c[0] == colour for c in cells)
+            assert feats[m, F.F_OWN_DESIGN] == sum(c[1] == design for c in cells)
+            assert feats[m, F.F_START_VALUE] == t.card_value[card]
+        assert feats[0, F.F_STACKED] != feats[1, F.F_STACKED]  # the sides differ (rules.md)

@@ -33,7 +33,7 @@ from sim.core.registry import game_module
 
 BACKENDS = ("threads", "processes", "dask")
 DEFAULT_CHUNK = 50_000
-DASK_TIMEOUT = 10  # seconds to reach a dask scheduler before giving up
+DASK_TIMEOUT = 8  # seconds to reach a dask scheduler: refused within 10 s in all
 
 
 def _version() -> str:

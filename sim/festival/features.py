@@ -28,7 +28,7 @@ TURN_FEATURES = (
     "crowd_progress",  # change of sum(value * share of condition met) over open crowd tiles
     "height",  # height of the cell after placing (0 for an objective)
     "empty_cell",  # 1 when the tile goes on an empty cell
-    "late_objective",  # value of the card taken * share of the fullest draw stack used up
+    "late_objective",  # value of the card taken * share used up of the emptiest draw stack
 )
 # Features of the starting-objective side choice.
 START_FEATURES = (
