@@ -62,7 +62,11 @@ def terms(df: pd.DataFrame, decl: ResultsDeclaration, seat_bot_confounded: bool
     """The causal terms (seat, bot, dealt elements) and the kept (observational) terms."""
     causal: list[Term] = []
     if seat_bot_confounded:
-        causal += _factor_terms(df, "seat", "seat with its bot", "confounded")
+        bot = df.groupby("seat", observed=True)["bot"].first().astype(str)
+        for t in _factor_terms(df, "seat", "seat with its bot", "confounded"):
+            t.level = f"seat {t.level} with {bot[int(t.level)]}"
+            t.reference = f"seat {t.reference} with {bot[int(t.reference)]}"
+            causal.append(t)
     else:
         causal += _factor_terms(df, "seat", "seat", "causal")
         causal += _factor_terms(df, "bot", "bot", "causal")

@@ -18,7 +18,8 @@ def effect_sentence(r: pd.Series) -> str:
     if not np.isnan(r["points"]):
         pts = (f" and {_signed(r['points'], 'points')} (95% interval "
                f"{r['points_ci_low']:+.1f} to {r['points_ci_high']:+.1f})")
-    return (f"{r['factor']} {r['level']} rather than {r['reference']}: "
+    return (f"{r['factor'][0].upper()}{r['factor'][1:]}: {r['level']} rather than "
+            f"{r['reference']}: "
             f"{_signed(r['effect_pp'], 'percentage points')} of win rate (95% interval "
             f"{r['ci_low_pp']:+.1f} to {r['ci_high_pp']:+.1f}){pts}.")
 
@@ -40,13 +41,16 @@ def summarise(effects: pd.DataFrame, seat_tests: pd.DataFrame, confounded: bool,
                 findings.append(f"{r.test[0].upper()}{r.test[1:]}: "
                                 f"{r.estimate_pp:+.1f} percentage points of win rate "
                                 f"(95% interval {r.ci_low_pp:+.1f} to {r.ci_high_pp:+.1f}).")
-    causal = effects[effects["block"] == "causal"] if len(effects) else effects
+    # confounded rows (a seat with its bot) are effects too, named as what they are
+    causal = effects[effects["block"] != "observational"] if len(effects) else effects
     if len(causal):
         resolved = causal[(causal["ci_low_pp"] > 0) | (causal["ci_high_pp"] < 0)]
         top = resolved.reindex(resolved["effect_pp"].abs().sort_values(ascending=False).index)
         findings += [effect_sentence(r) for _, r in top.head(TOP).iterrows()]
         if len(resolved) > TOP:
-            findings.append(f"{len(resolved) - TOP} more effects are resolved; see the table.")
+            more = len(resolved) - TOP
+            findings.append(f"{more} more effect{'s are' if more > 1 else ' is'} resolved; see "
+                            "the table.")
         if not len(resolved):
             findings.append("No effect of seat, bot or dealt element is resolved by this run.")
         unresolved = causal.drop(resolved.index)

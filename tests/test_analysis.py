@@ -71,8 +71,10 @@ def test_without_rotation_seat_and_bot_are_confounded_and_no_seat_claim_is_made(
     a = analyse(df, toy.declare({"medals": toy.MEDALS}))
     assert a.confounded
     assert "no seat claim" in a.findings[0]
-    assert not any("minus seat" in s or "joint test" in s or s.startswith("seat")
+    assert not any("minus seat" in s or "joint test" in s or s.startswith("Seat:")
                    for s in a.findings)
+    assert any(s.startswith("Seat with its bot: seat 1 with plain rather than seat 0 with "
+                            "strong") for s in a.findings)
     seat_rows = a.tables["effects"].query("factor.str.startswith('seat')")
     assert len(seat_rows) == 2 and set(seat_rows["block"]) == {"confounded"}
     assert len(a.tables["seat_tests"]) == 1  # no joint test from a confounded model
