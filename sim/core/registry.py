@@ -1,5 +1,12 @@
-"""The registered game engines, by name. A game is a module with the engine contract
-(DESIGN.md): ``prepare``, ``play_chunk``, ``declare``, ``replay`` and ``BENCH_BOTS``."""
+"""The registered game engines, by name.
+
+A game is a module with the engine contract (DESIGN.md): ``prepare(players, bots, data,
+rotate)`` and ``play_chunk(prepared, seed, start, n)`` for the runner; ``declare(info)``, the
+declaration of its results table, for the analysis (sim/core/declaration.py); ``replay``;
+``PLAYERS`` (fewest, most), ``DEFAULT_BOTS`` (the line-up without --bots), ``BENCH_BOTS``
+(what ``playtest bench`` measures) and ``BYTES_PER_GAME`` (memory per game of a chunk, to
+refuse a chunk size that cannot fit).
+"""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ import importlib
 import itertools
 import json
 import os
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -297,8 +298,6 @@ def _run_locked(module, prepared, meta, request, chunks, out, old, backend, thre
             bar = tqdm(total=chunks.games, initial=done_games, unit="game", unit_scale=True,
                        desc=f"{request['game']} {players}p")
         if progress and not compiled():
-            import sys
-
             sys.stderr.write("playtest: compiling the kernels, once per engine version, "
                              "about 30 s\n")
         try:
