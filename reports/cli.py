@@ -179,7 +179,9 @@ An interrupted run keeps its finished chunks: the same command resumes it.
   playtest report runs/festival-4p-seed0 --out runs/festival-4p-seed0/report
 
 the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
-{help_text()}""")
+{help_text()}
+
+""" + games_help())
     r.add_argument("run", help="a run folder written by simulate")
     r.add_argument("--out", help="report folder (default RUN/report)")
     r.add_argument("--model-games", type=int, default=MODEL_GAMES,
@@ -206,7 +208,9 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     d = sub.add_parser("data", help="check a game's data folder (cards, tiles, rules.toml)",
                        formatter_class=raw, epilog="""examples:
   playtest data dice_theme_park
-  playtest data festival --data my-festival-cards""")
+  playtest data festival --data my-festival-cards
+
+""" + games_help())
     d.add_argument("game", help="festival, dice_theme_park or magnificent")
     d.add_argument("--data", help="a copy of seeds/GAME to check (default: the shipped one)")
     d.set_defaults(func=cmd_data)

@@ -123,12 +123,17 @@ def test_report_help_says_what_each_table_shows(capsys):
         assert f"| `{name}` | {claim} | {what} |" in readme, name  # the README says the same
 
 
-def test_every_command_has_help_with_an_example(capsys):
-    for cmd in ([], ["simulate"], ["report"], ["replay"], ["bench"]):
+def test_every_command_has_help_with_an_example_the_bots_and_the_players(capsys):
+    from strategies.presets import load_presets
+
+    bots = ", ".join(load_presets("festival"))
+    for cmd in ([], ["simulate"], ["report"], ["replay"], ["bench"], ["data"]):
         with pytest.raises(SystemExit) as e:
             main(cmd + ["--help"])
         assert e.value.code == 0
-        assert "example" in capsys.readouterr().out
+        text = capsys.readouterr().out
+        assert "example" in text
+        assert f"festival: 2 to 4 players; bots {bots}" in text, cmd
 
 
 def test_ctrl_c_keeps_finished_chunks_and_the_same_command_resumes(tmp_path):
