@@ -45,25 +45,6 @@ def test_replay_prints_the_scores_simulate_recorded(tmp_path, capsys):
     assert "turn   1" in capsys.readouterr().out
 
 
-def test_interrupted_run_resumes_and_refuses_a_different_request(tmp_path, capsys):
-    out = tmp_path / "run"
-    args = ["simulate", "festival", "--games", "300", "--chunk-size", "100", "--seed", "2",
-            "--out", str(out), "--quiet"]
-    assert main(args) == 0
-    whole = load_results(out)
-    # Lose a chunk and mark the run unfinished, as an interruption would leave it.
-    (out / "data" / "part-00001.parquet").unlink()
-    info = json.loads((out / "run.json").read_text())
-    info["status"] = "running"
-    (out / "run.json").write_text(json.dumps(info))
-    assert main(["report", str(out)]) == 2
-    assert "incomplete" in capsys.readouterr().err
-    assert main(args) == 0
-    assert load_results(out).equals(whole)
-    assert main(args[:-3] + ["--seed", "3", "--out", str(out), "--quiet"]) == 2
-    assert "different run" in capsys.readouterr().err
-
-
 def test_interruption_right_after_a_chunk_is_renamed_still_counts_it(tmp_path, monkeypatch):
     """The gap between a chunk file's rename and run.json's update: run.json must count
     the chunk files that are there (the race a real Ctrl-C can hit)."""
