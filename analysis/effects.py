@@ -155,7 +155,7 @@ def effects(df: pd.DataFrame, decl: ResultsDeclaration, seat_bot_confounded: boo
             continue
         try:
             res, x = _fit(win, game, base + block_terms)
-        except (np.linalg.LinAlgError, ValueError):
+        except (np.linalg.LinAlgError, ValueError, ZeroDivisionError):
             continue  # too few games to fit: the tables below still stand
         ame, se = factor_effects(res, x, base + block_terms)
         ame, se = ame[len(base):], se[len(base):]

@@ -7,6 +7,8 @@ are resampled whole, so everything that shares a game (its seats, its deal) move
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy import stats as st
 
@@ -42,6 +44,9 @@ def score_differences(score: np.ndarray, game: np.ndarray, n_games: int,
     estimate = diff(per_game.sum(axis=0))
     if n_games < 2:
         return estimate, np.full(len(pairs), np.nan), np.full(len(pairs), np.nan)
-    res = st.bootstrap((np.arange(n_games),), statistic, vectorized=True, method="percentile",
-                       n_resamples=RESAMPLES, batch=50, rng=np.random.default_rng(seed))
+    with warnings.catch_warnings():  # a level in too few games: no interval (NaN), no noise
+        warnings.simplefilter("ignore", (st.DegenerateDataWarning, RuntimeWarning))
+        res = st.bootstrap((np.arange(n_games),), statistic, vectorized=True,
+                           method="percentile", n_resamples=RESAMPLES, batch=50,
+                           rng=np.random.default_rng(seed))
     return estimate, res.confidence_interval.low, res.confidence_interval.high

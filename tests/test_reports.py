@@ -61,3 +61,13 @@ def test_bench_and_report_name_a_game_without_an_engine(capsys):
     assert main(["bench", "dice_theme_park"]) == 2
     err = capsys.readouterr().err
     assert "dice_theme_park has data but no engine yet" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("games", [1, 5])
+def test_a_tiny_run_still_gets_a_report(tmp_path, toy_registered, games, recwarn):
+    out = tmp_path / "run"
+    run("toy", games, 4, ["plain", "strong", "plain", "twin"], 3, out, progress=False)
+    page = write_report(out).read_text()
+    assert "Summary" in page and "Method" in page
+    if games == 1:
+        assert "Too few games to fit the model" in page
