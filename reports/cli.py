@@ -9,6 +9,7 @@ from pathlib import Path
 
 from analysis import MODEL_GAMES
 from analysis.catalogue import help_text
+from sim.core.data import parse_sets
 from sim.core.errors import ParameterError, PlaytestError
 from sim.core.registry import GAMES
 
@@ -37,7 +38,7 @@ def cmd_simulate(a) -> int:
         info = run(a.game, a.games, a.players, _bots(a.game, a.bots, a.players), a.seed, out,
                    backend=a.backend, chunk_size=a.chunk_size, threads=a.threads,
                    workers=a.workers, address=a.address, rotate=not a.no_rotate, data=a.data,
-                   progress=not a.quiet)
+                   progress=not a.quiet, sets=parse_sets(a.set))
     except KeyboardInterrupt:
         sys.stderr.write(f"playtest: interrupted: finished chunks are kept in {out}; run the "
                          "same command again to resume\n")
@@ -85,7 +86,11 @@ def cmd_replay(a) -> int:
                                     f"({req[key]!r}); leave it out to replay the run's game")
         whole("game", a.game_index, 0, req["games"] - 1)
         data = data or info.get("data_dir")
-        _, meta = game_module(game).prepare(players, bots, data, rotate)
+        sets = req.get("sets", {})
+        if a.set and parse_sets(a.set) != sets:
+            raise PlaytestError(f"--set contradicts the run in {a.run} ({sets or 'no --set'}); "
+                                "leave it out to replay the run's game")
+        _, meta = game_module(game).prepare(players, bots, data, rotate, sets=sets or None)
         if meta["data_hash"] != req["data_hash"]:
             raise PlaytestError(f"the card data of {a.run} has changed since it was played "
                                 f"(hash {req['data_hash']}, now {meta['data_hash']})")
@@ -95,18 +100,31 @@ def cmd_replay(a) -> int:
         game, seed, players = a.game, whole("seed", a.seed, 0, MAX_SEED), a.players or 4
         whole("game", a.game_index, 0, MAX_GAMES)
         bots, rotate = _bots(game, a.bots, players), not a.no_rotate
-    lines, _ = game_module(game).replay(seed, a.game_index, players, bots, rotate, data)
+        sets = parse_sets(a.set)
+    lines, _ = game_module(game).replay(seed, a.game_index, players, bots, rotate, data,
+                                        sets=sets or None)
     print("\n".join(lines))
     return 0
 
 
 def cmd_data(a) -> int:
-    from sim.core.data import load_game_data
+    import importlib
 
-    d = load_game_data(a.game, a.data)
-    tables = sorted(d.folder.glob("*.csv"))
+    from sim.core.data import LOADERS, load_game_data, read_toml, rule_items, with_sets
+
+    sets = parse_sets(a.set)
+    d = load_game_data(a.game, a.data, sets)
     print(f"{a.game} data is valid: {d.folder} (hash {d.hash})")
-    for path in tables:
+    if a.keys:
+        ranges = importlib.import_module(LOADERS[a.game]).RANGES
+        rules = with_sets(read_toml(d.folder, "rules.toml"), sets, a.game)
+        print("rules (--set KEY=VALUE overrides any of them):")
+        for key, value in rule_items(rules):
+            span = (f"{ranges[key][0]}..{ranges[key][1]}" if key in ranges
+                    else "checked with the tables it belongs to")
+            print(f"  {key} = {value!r}  ({span})")
+        return 0
+    for path in sorted(d.folder.glob("*.csv")):
         rows = sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line) - 1
         print(f"  {path.name}: {rows} rows")
     return 0
@@ -151,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
   playtest simulate festival --games 1000000 --players 4 --bots greedy --seed 1 --out runs/g4
   playtest simulate festival --players 3 --bots greedy,hunter,builder --backend processes
   playtest simulate festival --backend dask --address tcp://scheduler:8786 --out runs/big
+  playtest simulate festival --set end_completed_objectives=5 --out runs/end5
 An interrupted run keeps its finished chunks: the same command resumes it.
 
 """ + games_help())
@@ -170,6 +189,9 @@ An interrupted run keeps its finished chunks: the same command resumes it.
     s.add_argument("--no-rotate", action="store_true",
                    help="keep bot i in seat i (default: rotate bots through the seats)")
     s.add_argument("--data", help="a copy of seeds/GAME with edited cards or rules")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a rule of rules.toml (repeatable; dotted keys for tables; "
+                   "'playtest data GAME --keys' lists them)")
     s.add_argument("--report", action="store_true", help="write RUN/report afterwards")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
@@ -202,6 +224,7 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     y.add_argument("--bots", help="as for simulate")
     y.add_argument("--no-rotate", action="store_true", help="as for simulate")
     y.add_argument("--data", help="as for simulate")
+    y.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
     y.add_argument("--run", help="take game, seed, players and bots from a run folder")
     y.set_defaults(func=cmd_replay)
 
@@ -209,10 +232,15 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
                        formatter_class=raw, epilog="""examples:
   playtest data dice_theme_park
   playtest data festival --data my-festival-cards
+  playtest data festival --keys
 
 """ + games_help())
     d.add_argument("game", help="festival, dice_theme_park or magnificent")
     d.add_argument("--data", help="a copy of seeds/GAME to check (default: the shipped one)")
+    d.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="check the data with a rule overridden (repeatable)")
+    d.add_argument("--keys", action="store_true",
+                   help="list every rule of rules.toml with its value and range")
     d.set_defaults(func=cmd_data)
 
     b = sub.add_parser("bench", help="games per second, compile time, memory",

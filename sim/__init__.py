@@ -16,7 +16,8 @@ def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
              start: int = 0, rotate: bool = True, data: str | None = None,
              chunk_size: int | None = None, threads: int | None = None,
              backend: str | None = None, workers: int | None = None,
-             address: str | None = None, **unknown) -> pd.DataFrame:
+             address: str | None = None, sets: dict | None = None,
+             **unknown) -> pd.DataFrame:
     """Simulate ``games`` games and return one row per (game, seat).
 
     ``bots`` is a list with one bot per seat, or one name (alone or in a list) for every
@@ -24,7 +25,8 @@ def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
     game's index (in memory only: a run folder holds games 0..games-1). With ``out`` the
     games go to a run folder (resumable, see sim.core.runner.run; ``backend``, ``workers``
     and ``address`` choose where they are played); without it they are played in memory.
-    Bad input raises PlaytestError naming the parameter.
+    ``sets`` overrides values of the game's rules.toml ({"pile_size": 6}, dotted keys for
+    tables). Bad input raises PlaytestError naming the parameter.
 
     >>> df = simulate("festival", games=1000, players=3, bots="greedy", seed=7)
     """
@@ -34,6 +36,8 @@ def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
         raise ParameterError("game", f"must be a game's name, got {game!r}")
     if not isinstance(players, int) or isinstance(players, bool):
         raise ParameterError("players", f"must be a whole number, got {players!r}")
+    if sets is not None and not isinstance(sets, dict):
+        raise ParameterError("sets", f"must be a dict of rule: value, got {sets!r}")
     if not isinstance(rotate, bool):
         raise ParameterError("rotate", f"must be True or False, got {rotate!r}")
     names = default_bots(game, players) if bots is None else seat_bots(bots, players)
@@ -42,10 +46,11 @@ def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
             if value is not None:
                 raise ParameterError(name, "plays into a run folder: give out= as well")
         return simulate_frame(game, games, players, names, seed, start=start,
-                              chunk_size=chunk_size, rotate=rotate, data=data, threads=threads)
+                              chunk_size=chunk_size, rotate=rotate, data=data, threads=threads,
+                              sets=sets)
     if start != 0:
         raise ParameterError("start", "plays in memory only: a run folder starts at game 0")
     run(game, games, players, names, seed, out, backend=backend or "threads",
         chunk_size=chunk_size, threads=threads, workers=workers, address=address,
-        rotate=rotate, data=data, progress=False)
+        rotate=rotate, data=data, progress=False, sets=sets)
     return load_results(out)

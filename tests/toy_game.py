@@ -73,7 +73,8 @@ def results(games: int, players: int, bots: list[str], seed: int = 0, start: int
     return df
 
 
-def prepare(n_players: int, bot_names: list[str], data_dir=None, rotate: bool = True):
+def prepare(n_players: int, bot_names: list[str], data_dir=None, rotate: bool = True,
+            sets: dict | None = None):
     if not PLAYERS[0] <= n_players <= PLAYERS[1]:
         raise PlaytestError(f"Toy is for 2 to 4 players, not {n_players}")
     unknown = [b for b in bot_names if b not in BOT]

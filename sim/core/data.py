@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import hashlib
 import importlib
+import json
 import tomllib
 from pathlib import Path
 
@@ -107,6 +109,62 @@ def read_toml(folder: Path, name: str) -> dict:
         raise PlaytestError(f"cannot read {path}: {e}") from None
 
 
+def parse_sets(items: list[str] | dict | None) -> dict:
+    """Rule overrides as {dotted key: value}: ``KEY=VALUE`` strings (``--set``), each value
+    read as a TOML value (``5``, ``true``, ``[3, 4]``; anything else is a string), or a dict
+    from the API."""
+    if not items:
+        return {}
+    if isinstance(items, dict):
+        return dict(items)
+    sets = {}
+    for item in items:
+        key, eq, text = item.partition("=")
+        if not eq or not key.strip():
+            raise PlaytestError(f"--set takes KEY=VALUE, got '{item}'")
+        try:
+            sets[key.strip()] = tomllib.loads(f"v = {text.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            sets[key.strip()] = text.strip()
+    return sets
+
+
+def with_sets(rules: dict, sets: dict, game: str) -> dict:
+    """rules.toml's content with the overrides in ``sets`` applied (dotted keys reach into
+    tables); a key rules.toml does not have is refused. The loader then checks every value
+    as it checks the file's own."""
+    out = copy.deepcopy(rules)
+    for key, value in sets.items():
+        node, parts = out, key.split(".")
+        for part in parts[:-1]:
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, dict) or parts[-1] not in node or isinstance(node[parts[-1]],
+                                                                           dict):
+            raise PlaytestError(f"unknown rule '{key}' (playtest data {game} --keys lists "
+                                "every rule with its value and range)")
+        node[parts[-1]] = value
+    return out
+
+
+def rules_label(folder: Path, sets: dict) -> str:
+    """How error messages name the rules: the file, and the overrides when there are any."""
+    path = folder / "rules.toml"
+    if not sets:
+        return str(path)
+    return f"{path} with {', '.join(f'{k}={v!r}' for k, v in sets.items())} set"
+
+
+def rule_items(rules: dict, prefix: str = "") -> list[tuple[str, object]]:
+    """Every rule as (dotted key, value), tables flattened."""
+    items = []
+    for key, value in rules.items():
+        if isinstance(value, dict):
+            items += rule_items(value, f"{prefix}{key}.")
+        else:
+            items.append((f"{prefix}{key}", value))
+    return items
+
+
 def whole(path: Path, key: str, value, low: int, high: int) -> int:
     """``value`` of rules.toml's ``key`` when it is a whole number in [low, high]."""
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
@@ -114,12 +172,13 @@ def whole(path: Path, key: str, value, low: int, high: int) -> int:
     return value
 
 
-def read_rules(folder: Path, scalars: dict[str, tuple[int, int]], tables: tuple[str, ...]
-               ) -> dict:
-    """rules.toml with every key known and present, each scalar a whole number in its
-    (low, high) range, and min_players <= max_players. Tables are the loader's to check."""
-    rules = read_toml(folder, "rules.toml")
-    path = folder / "rules.toml"
+def read_rules(folder: Path, scalars: dict[str, tuple[int, int]], tables: tuple[str, ...],
+               game: str, sets: dict | None = None) -> dict:
+    """rules.toml (with ``sets`` applied) with every key known and present, each scalar a
+    whole number in its (low, high) range, and min_players <= max_players. Tables are the
+    loader's to check."""
+    rules = with_sets(read_toml(folder, "rules.toml"), sets or {}, game)
+    path = rules_label(folder, sets or {})
     for key in rules:
         if key not in scalars and key not in tables:
             raise PlaytestError(f"{path}: unknown parameter '{key}'")
@@ -156,18 +215,22 @@ def unique_names(rows: list[Row], field: str) -> list[str]:
     return names
 
 
-def folder_hash(folder: Path) -> str:
-    """A short hash of every data file in ``folder``: runs record what they were played on."""
+def folder_hash(folder: Path, sets: dict | None = None) -> str:
+    """A short hash of every data file in ``folder`` and the rule overrides: runs record
+    what they were played on."""
     h = hashlib.sha256()
     for path in sorted(folder.glob("*")):
         if path.suffix in (".csv", ".toml"):
             h.update(path.name.encode())
             h.update(path.read_bytes())
+    if sets:
+        h.update(json.dumps(sets, sort_keys=True).encode())
     return h.hexdigest()[:16]
 
 
-def load_game_data(game: str, folder: str | Path | None = None):
-    """The validated data of ``game`` from ``folder`` (default: the shipped seeds)."""
+def load_game_data(game: str, folder: str | Path | None = None, sets: dict | None = None):
+    """The validated data of ``game`` from ``folder`` (default: the shipped seeds), with
+    the rule overrides ``sets``."""
     if game not in LOADERS:
         raise PlaytestError(f"no data loader for '{game}' (available: {', '.join(LOADERS)})")
-    return importlib.import_module(LOADERS[game]).load(folder)
+    return importlib.import_module(LOADERS[game]).load(folder, sets)

@@ -234,9 +234,10 @@ def _differences(old: dict, new: dict) -> str:
 def run(game: str, games: int, players: int, bots: list[str], seed: int, out: str | Path,
         backend: str = "threads", chunk_size: int | None = None, threads: int | None = None,
         workers: int | None = None, address: str | None = None, rotate: bool = True,
-        data: str | None = None, progress: bool = True) -> dict:
+        data: str | None = None, progress: bool = True, sets: dict | None = None) -> dict:
     """Simulate into the run folder ``out``; returns the final run.json content, with
-    ``games_now`` (games played by this call) beside the totals."""
+    ``games_now`` (games played by this call) beside the totals. ``sets`` overrides rule
+    values of the game's rules.toml."""
     module = game_module(game)
     if backend not in BACKENDS:
         raise ParameterError("backend", f"'{backend}' is unknown (available: "
@@ -245,10 +246,10 @@ def run(game: str, games: int, players: int, bots: list[str], seed: int, out: st
     parallel = 1 if backend == "threads" else (workers or os.cpu_count() or 1)
     chunks = check_request(games, seed, chunk_size, threads, workers,
                            getattr(module, "BYTES_PER_GAME", 0), parallel)
-    prepared, meta = module.prepare(players, bots, data, rotate)
+    prepared, meta = module.prepare(players, bots, data, rotate, sets=sets or None)
     request = {"game": game, "games": chunks.games, "players": players, "bots": list(bots),
                "seed": seed, "rotate": rotate, "chunk_size": chunks.size,
-               "data_hash": meta["data_hash"]}
+               "data_hash": meta["data_hash"]} | ({"sets": sets} if sets else {})
     out = Path(out)
     writable_folder(out)
     info_path = out / "run.json"
@@ -400,7 +401,8 @@ def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFr
 
 def simulate_frame(game: str, games: int, players: int, bots: list[str], seed: int,
                    start: int = 0, chunk_size: int | None = None, rotate: bool = True,
-                   data: str | None = None, threads: int | None = None) -> pd.DataFrame:
+                   data: str | None = None, threads: int | None = None,
+                   sets: dict | None = None) -> pd.DataFrame:
     """Simulate in memory (no run folder) and return the results table."""
     module = game_module(game)
     chunks = check_request(games, seed, chunk_size, threads)
@@ -410,7 +412,7 @@ def simulate_frame(game: str, games: int, players: int, bots: list[str], seed: i
     except ParameterError:
         raise ParameterError("games", f"{chunks.games:,} do not fit in memory; give out= (a run "
                              "folder) to stream them to disk") from None
-    prepared, _ = module.prepare(players, bots, data, rotate)
+    prepared, _ = module.prepare(players, bots, data, rotate, sets=sets or None)
     tables = [_play(module.__name__, prepared, seed, start + s, n, threads)
               for _, s, n in chunks]
     return pa.concat_tables(tables).to_pandas()

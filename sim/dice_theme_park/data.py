@@ -19,6 +19,7 @@ from sim.core.data import (
     folder_hash,
     read_csv,
     read_rules,
+    rules_label,
     unique_names,
     whole,
 )
@@ -119,10 +120,10 @@ class DiceThemeParkData:
     hash: str
 
 
-def load(folder: str | Path | None = None) -> DiceThemeParkData:
+def load(folder: str | Path | None = None, sets: dict | None = None) -> DiceThemeParkData:
     """Read and validate a Dice Theme Park data folder (default: the shipped one)."""
     folder = data_folder("dice_theme_park", folder)
-    params = _params(folder)
+    params = _params(folder, sets or {})
     colours = list(params["dice"]["colours"])
     monorails, monorail_names = _monorails(folder, params)
     attractions, attraction_names = _attractions(folder, params, colours)
@@ -146,7 +147,7 @@ def load(folder: str | Path | None = None) -> DiceThemeParkData:
         skills=skills,
         skill_names=skill_names,
         folder=folder,
-        hash=folder_hash(folder),
+        hash=folder_hash(folder, sets),
     )
 
 
@@ -160,13 +161,14 @@ SCALARS = {  # key: (low, high)
     "upgrades_of_each_kind": (0, 10), "gift_shop_money": (0, 20),
     "special_effect_stars": (0, 20), "money_per_star_at_end": (1, 100), "max_pips": (6, 6),
 }
+RANGES = SCALARS  # every scalar rule's range, for playtest data --keys
 TABLES = ("rounds", "objective_rounds", "stack_for_round", "dice", "objective_stars",
           "amenity_bonus", "components")
 
 
-def _params(folder: Path) -> dict:
-    rules = read_rules(folder, SCALARS, TABLES)
-    path = folder / "rules.toml"
+def _params(folder: Path, sets: dict) -> dict:
+    rules = read_rules(folder, SCALARS, TABLES, "dice_theme_park", sets)
+    path = rules_label(folder, sets)
     for key in TABLES:
         if not isinstance(rules[key], dict):
             raise PlaytestError(f"{path}: {key} must be a table ([{key}])")

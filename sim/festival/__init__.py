@@ -35,9 +35,10 @@ class Prepared:
 
 
 def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
-            rotate: bool = True) -> tuple[Prepared, dict]:
-    """Validate a request; returns the worker spec and metadata for run.json."""
-    d = data.load(data_dir)
+            rotate: bool = True, sets: dict | None = None) -> tuple[Prepared, dict]:
+    """Validate a request; returns the worker spec and metadata for run.json. ``sets``
+    overrides rules.toml values ({key: value}, dotted keys for tables)."""
+    d = data.load(data_dir, sets)
     lo, hi = int(d.tables.params[S.P_MIN_PLAYERS]), int(d.tables.params[S.P_MAX_PLAYERS])
     if not lo <= n_players <= hi:
         raise PlaytestError(f"Festival is for {lo} to {hi} players, not {n_players}")
@@ -90,7 +91,8 @@ def play_chunk(p: Prepared, seed: int, start: int, n: int, check: bool = False) 
 
 
 def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
-           rotate: bool = True, data_dir: str | None = None) -> tuple[list[str], list[int]]:
+           rotate: bool = True, data_dir: str | None = None, sets: dict | None = None
+           ) -> tuple[list[str], list[int]]:
     """Play one game with its log: (lines to print, final score per seat).
 
     Uses the kernel that ``simulate`` uses, so the game is the one recorded for
@@ -100,7 +102,7 @@ def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
     from sim.festival.log import format_final, format_log
     from sim.festival.play import bot_of, new_buffers, play_game
 
-    prepared, _ = prepare(n_players, bot_names, data_dir, rotate)
+    prepared, _ = prepare(n_players, bot_names, data_dir, rotate, sets)
     d = prepared.data
     if game_index < 0:
         raise PlaytestError(f"--game must be zero or positive, got {game_index}")

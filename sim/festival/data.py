@@ -14,7 +14,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.core.data import data_folder, folder_hash, read_csv, read_toml, unique_names
+from sim.core.data import (
+    data_folder,
+    folder_hash,
+    read_csv,
+    read_toml,
+    rules_label,
+    unique_names,
+    with_sets,
+)
 from sim.core.errors import PlaytestError
 from sim.festival import state as S
 from sim.festival.tables import (
@@ -161,23 +169,28 @@ def _read_cards(rows, colours, designs, id_field: str) -> dict[str, list]:
     return out
 
 
-def _params(folder: Path) -> np.ndarray:
-    rules = read_toml(folder, "rules.toml")
-    path = folder / "rules.toml"
+SCALARS = {  # key: (index in the parameter vector, low, high)
+    "min_players": (S.P_MIN_PLAYERS, 2, S.MAX_PLAYERS),
+    "max_players": (S.P_MAX_PLAYERS, 2, S.MAX_PLAYERS),
+    "tiles_per_player": (S.P_TILES_PER_PLAYER, 1, S.STACK_CAP),
+    "objective_piles": (S.P_PILES, 1, S.PILES),
+    "pile_size": (S.P_PILE_SIZE, 1, S.PILE_CAP),
+    "max_uncompleted": (S.P_MAX_UNCOMPLETED, 1, S.HELD_CAP),
+    "end_completed_objectives": (S.P_END_COMPLETED, 1, 64),
+    "crowd_pleaser_tiles": (S.P_CROWD_TILES, 0, S.CROWD_TILES),
+}
+RANGES = {key: (low, high) for key, (_, low, high) in SCALARS.items()} | {
+    "board_rows": (3, 3), "board_cols": (3, 3)}
+
+
+def _params(folder: Path, sets: dict) -> np.ndarray:
+    rules = with_sets(read_toml(folder, "rules.toml"), sets, "festival")
+    path = rules_label(folder, sets)
     fixed = {"board_rows": 3, "board_cols": 3}
     for key, want in fixed.items():
         if rules.get(key, want) != want:
             raise PlaytestError(f"{path}: {key} = {rules[key]}: only a 3x3 board is supported")
-    spec = {  # key: (index, low, high)
-        "min_players": (S.P_MIN_PLAYERS, 2, S.MAX_PLAYERS),
-        "max_players": (S.P_MAX_PLAYERS, 2, S.MAX_PLAYERS),
-        "tiles_per_player": (S.P_TILES_PER_PLAYER, 1, S.STACK_CAP),
-        "objective_piles": (S.P_PILES, 1, S.PILES),
-        "pile_size": (S.P_PILE_SIZE, 1, S.PILE_CAP),
-        "max_uncompleted": (S.P_MAX_UNCOMPLETED, 1, S.HELD_CAP),
-        "end_completed_objectives": (S.P_END_COMPLETED, 1, 64),
-        "crowd_pleaser_tiles": (S.P_CROWD_TILES, 0, S.CROWD_TILES),
-    }
+    spec = SCALARS
     params = np.zeros(S.N_PARAMS, dtype=np.int64)
     for key in rules:
         if key not in spec and key not in fixed:
@@ -194,10 +207,11 @@ def _params(folder: Path) -> np.ndarray:
     return params
 
 
-def load(folder: str | Path | None = None) -> FestivalData:
-    """Read and validate a Festival data folder (default: the shipped ``seeds/festival``)."""
+def load(folder: str | Path | None = None, sets: dict | None = None) -> FestivalData:
+    """Read and validate a Festival data folder (default: the shipped ``seeds/festival``),
+    with the rule overrides ``sets`` ({rules.toml key: value})."""
     folder = data_folder("festival", folder)
-    params = _params(folder)
+    params = _params(folder, sets or {})
 
     boards = read_csv(folder, "boards.csv",
                       ["colour", "symbol", "target_design", "cities", "source"])
@@ -320,7 +334,7 @@ def load(folder: str | Path | None = None) -> FestivalData:
         n_deck=n_deck,
         crowd=labels,
         folder=folder,
-        hash=folder_hash(folder),
+        hash=folder_hash(folder, sets),
     )
 
 

@@ -20,6 +20,7 @@ from sim.core.data import (
     folder_hash,
     read_csv,
     read_rules,
+    rules_label,
     unique_names,
     whole,
 )
@@ -64,6 +65,7 @@ SCALARS = {  # key: (low, high)
     "master_cards_held": (1, 10), "coins_per_point": (1, 100), "master_final_divisor": (1, 10),
     "points_per_section": (0, 100),
 }
+RANGES = SCALARS  # every scalar rule's range, for playtest data --keys
 TABLES = ("missing_coin_penalty", "colours", "dice", "display_rows", "side_b", "components")
 COMPONENTS = ("master_cards", "starting_master_cards", "posters", "starting_posters", "tents",
               "tents_on_board", "trainer_tiles", "gems_per_colour")
@@ -97,10 +99,10 @@ class MagnificentData:
     hash: str
 
 
-def load(folder: str | Path | None = None) -> MagnificentData:
+def load(folder: str | Path | None = None, sets: dict | None = None) -> MagnificentData:
     """Read and validate a Magnificent data folder (default: the shipped one)."""
     folder = data_folder("magnificent", folder)
-    params = _params(folder)
+    params = _params(folder, sets or {})
     colours = list(params["colours"]["dice"])
     camp_tiles, names = _camp_tiles(folder, colours)
     masters, master_names = _master_cards(folder, params, colours)
@@ -123,13 +125,13 @@ def load(folder: str | Path | None = None) -> MagnificentData:
         tents=_tents(folder, params, colours),
         trainers=_effects(folder, "trainers.csv", "trainer", "trainer_tiles", params),
         folder=folder,
-        hash=folder_hash(folder),
+        hash=folder_hash(folder, sets),
     )
 
 
-def _params(folder: Path) -> dict:
-    rules = read_rules(folder, SCALARS, TABLES)
-    path = folder / "rules.toml"
+def _params(folder: Path, sets: dict) -> dict:
+    rules = read_rules(folder, SCALARS, TABLES, "magnificent", sets)
+    path = rules_label(folder, sets)
     for key in TABLES:
         if key != "missing_coin_penalty" and not isinstance(rules[key], dict):
             raise PlaytestError(f"{path}: {key} must be a table ([{key}])")
