@@ -86,7 +86,9 @@ def dealt_table(df: pd.DataFrame, game: np.ndarray, element: Element) -> pd.Data
 def kept_table(df: pd.DataFrame, element: Element, random_bots: set[str]) -> pd.DataFrame:
     """Per bot, dealt context and option: how often the bot chose it, its win rate, and the
     difference from the context's first option for the same bot. Observational, except for
-    a bot that chooses at random, where the comparison is a randomised one (causal)."""
+    a bot that chooses at random, where the comparison is a randomised one (causal). The
+    Newcombe interval takes a cell's seat-games as independent: a dealt context (a board)
+    is held by one seat of a game, so one cell has at most one seat-game per game."""
     ctx = element.context
     keys = ["bot", ctx, element.column] if ctx else ["bot", element.column]
     g = df.groupby(keys, observed=True)["win"]
