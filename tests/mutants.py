@@ -120,7 +120,46 @@ MUTANTS = [
     ("analysis/bots.py", 'if row["slots"] > 1:', 'if row["slots"] > 9:', ["test_analysis.py"]),
     ("analysis/rates.py", '"win_rate": g["win"].mean(),', '"win_rate": g["win"].max(),',
      ["test_analysis.py"]),
+    # written after the tests, without a test in mind (the first run of these: see README)
+    ("sim/festival/features.py", "feats[m, F_HEIGHT] = h", "feats[m, F_HEIGHT] = h + 1",
+     ["test_festival_features.py"]),
+    ("sim/festival/features.py", "feats[m, F_EMPTY] = 1.0 if h == 1 else 0.0",
+     "feats[m, F_EMPTY] = 1.0 if h == 2 else 0.0", ["test_festival_features.py"]),
+    ("sim/festival/rules.py", "st[b + S.OBJECTIVES_TAKEN] += 1", "st[b + S.OBJECTIVES_TAKEN] += 2",
+     ["test_festival_invariants.py"]),
+    ("sim/festival/rules.py", "if changed and crowd_measure(tab, cond, st, b) >= tab[",
+     "if changed and crowd_measure(tab, cond, st, b) > tab[", ["test_festival_rules.py"]),
+    ("sim/festival/batch.py", "game_out[GO_LEFT, g] = left", "game_out[GO_LEFT, g] = left + 1",
+     ["test_festival_invariants.py"]),
+    ("analysis/distributions.py", 'row[f"p{int(q * 100)}"] = x.quantile(q)',
+     'row[f"p{int(q * 100)}"] = x.quantile(1 - q)', ["test_analysis.py"]),
+    ("analysis/distributions.py", 'out["share"] = out["games"] / len(games)',
+     'out["share"] = out["games"] / len(df)', ["test_analysis.py"]),
+    ("analysis/seats.py", "d = DescrStatsW((first_w - last_w", "d = DescrStatsW((last_w - first_w",
+     ["test_analysis.py"]),
+    ("analysis/seats.py", 'out["diff_pp"] = 100 * (out["win_rate"] - even)',
+     'out["diff_pp"] = 100 * (out["win_rate"] - 0.5)', ["test_analysis.py"]),
+    ("analysis/points.py", "return s[..., 0] / s[..., 1] - s[..., 2] / s[..., 3]",
+     "return s[..., 2] / s[..., 3] - s[..., 0] / s[..., 1]", ["test_analysis.py"]),
+    ("analysis/summary.py", 'resolved = causal[(causal["ci_low_pp"] > 0) | (causal["ci_high_pp"]',
+     'resolved = causal[(causal["ci_low_pp"] > 0) & (causal["ci_high_pp"]', ["test_analysis.py"]),
+    ("analysis/elements.py", '"start_player_win_rate": g["win"].mean(),',
+     '"start_player_win_rate": g["win"].max(),', ["test_analysis.py"]),
+    ("analysis/effects.py", '"ci_high_pp": 100 * (e + Z95 * s),', '"ci_high_pp": 100 * (e + s),',
+     ["test_analysis.py"]),
+    ("analysis/convergence.py", "k, n = wins[marks - 1], count[marks - 1]",
+     "k, n = wins[marks // 2], count[marks // 2]", ["test_analysis.py"]),
 ]
+
+
+def _first_failure(tree: Path, tests: list[str]) -> str | None:
+    """The node id of the first test that fails (pytest -x), or None when all pass."""
+    res = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-rf", "-p",
+                          "no:cacheprovider", *tests], cwd=tree, capture_output=True, text=True)
+    if res.returncode == 0:
+        return None
+    failed = [x.split()[1] for x in res.stdout.splitlines() if x.startswith("FAILED ")]
+    return failed[0] if failed else " ".join(tests)
 
 
 def main() -> int:
@@ -144,20 +183,22 @@ def main() -> int:
             continue
         path.write_text(original.replace(old, new))
         t0 = time.time()
-        killed = False
+        killer = None
         # the likeliest test files first, then the whole suite (pytest would merge the two
         # into one collection order if given together)
         for tests in ([f"tests/{f}" for f in first], ["tests"]):
-            res = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p",
-                                  "no:cacheprovider", *tests], cwd=tree, capture_output=True,
-                                 text=True)
-            if res.returncode != 0:
-                killed = True
+            killer = _first_failure(tree, tests)
+            if killer:
                 break
         path.write_text(original)
+        # a kill counts only if the failing test passes without the mutant (not a flake)
+        if killer and _first_failure(tree, [killer]):
+            print(f"{n:2d} FLAKY: {killer} fails without the mutant too", flush=True)
+            killer = None
+        killed = killer is not None
         line = old.strip().splitlines()[0][:60]
         print(f"{n:2d} {'killed  ' if killed else 'SURVIVED'} {time.time() - t0:5.0f} s  "
-              f"{file}: {line}", flush=True)
+              f"{file}: {line}" + (f"  <- {killer}" if killed else ""), flush=True)
         if not killed:
             survivors.append(n)
     done = len(list(chosen))
