@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from reports.cli import main
 from sim.core.runner import load_results
 
@@ -14,7 +16,7 @@ CMD = [sys.executable, "-m", "reports.cli", "simulate", "festival", "--games", "
        "--chunk-size", "2000", "--bots", "greedy", "--seed", "4", "--quiet"]
 
 
-def _wait_for_chunk(out, deadline=120):
+def _wait_for_chunk(out, deadline=600):
     end = time.time() + deadline
     while not list((out / "data").glob("part-*.parquet")) and time.time() < end:
         time.sleep(0.02)
@@ -27,6 +29,7 @@ def _single(tmp_path):
     return load_results(fresh)
 
 
+@pytest.mark.slow
 def test_a_run_killed_mid_chunk_resumes_to_the_same_rows(tmp_path):
     out = tmp_path / "run"
     proc = subprocess.Popen(CMD + ["--out", str(out)])
@@ -42,6 +45,7 @@ def test_a_run_killed_mid_chunk_resumes_to_the_same_rows(tmp_path):
     assert load_results(out).equals(_single(tmp_path))
 
 
+@pytest.mark.slow
 def test_a_second_writer_is_refused_and_the_rows_are_a_single_runs(tmp_path):
     out = tmp_path / "run"
     first = subprocess.Popen(CMD + ["--out", str(out)])
