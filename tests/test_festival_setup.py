@@ -145,3 +145,22 @@ def test_a_non_random_bot_can_choose_either_starting_side():
     builder = simulate("festival", games=400, players=2, bots="builder", seed=2)
     share_b = builder["start_side"].astype(str).str.endswith("-B").mean()
     assert 0.35 < share_b < 0.65  # its weights leave both sides equal: ties broken at random
+
+
+def test_stacks_and_piles_are_shuffled_evenly():
+    """The top tile of each stack and the top card of each pile: every tile and card equally
+    often (a deal that never moves one tile, or never shuffles the deck, fails here)."""
+    from sim.festival.data import load
+
+    t = load().tables
+    n_tiles = int(t.params[S.P_TILES_PER_PLAYER])
+    n_cards = int(t.params[S.P_PILES] * t.params[S.P_PILE_SIZE])
+    tops = np.zeros((4, n_tiles))
+    cards = np.zeros(n_cards)
+    for st in _deals(4, games=4800):
+        for s in range(4):
+            tops[s, R.top_tile(st, s)] += 1
+        for q in range(int(t.params[S.P_PILES])):
+            cards[st[S.PILE + q * S.PILE_CAP + st[S.PILE_N + q] - 1]] += 1
+    assert tops.min() > 300 - 5 * 17 and tops.max() < 300 + 5 * 17  # 300 each, sd 17
+    assert cards.min() > 686 - 5 * 25 and cards.max() < 686 + 5 * 25  # 4 of 28 x 4,800
