@@ -164,3 +164,12 @@ def test_stacks_and_piles_are_shuffled_evenly():
             cards[st[S.PILE + q * S.PILE_CAP + st[S.PILE_N + q] - 1]] += 1
     assert tops.min() > 300 - 5 * 17 and tops.max() < 300 + 5 * 17  # 300 each, sd 17
     assert cards.min() > 686 - 5 * 25 and cards.max() < 686 + 5 * 25  # 4 of 28 x 4,800
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_every_game_ends_on_a_full_round(n_players):
+    """Play goes on until the seat on the start player's right has played (rules.md), so
+    turns are a whole number of rounds."""
+    df = simulate("festival", games=300, players=n_players, bots="random", seed=5)
+    assert (df["turns"] % n_players == 0).all()
+    assert (df["rounds"] == df["turns"] // n_players).all()
