@@ -149,3 +149,23 @@ def test_starting_side_features_one_by_one(position):
             assert feats[m, F.F_OWN_DESIGN] == sum(c[1] == design for c in cells)
             assert feats[m, F.F_START_VALUE] == t.card_value[card]
         assert feats[0, F.F_STACKED] != feats[1, F.F_STACKED]  # the sides differ (rules.md)
+
+
+def test_tile_features_height_and_empty_cell(position):
+    """A tile move: height is the cell's height once the tile is on it, empty_cell 1 when
+    the cell had no tile."""
+    checked = 0
+    for pos in played_positions(position, 40, seed=9, max_turns=50):
+        p = pos.st[S.CURRENT]
+        n = R.legal_moves(pos.st, pos.tab, p, pos.moves)
+        F.turn_features(pos.st, pos.tab, p, pos.moves, n, pos.feats, pos.before, pos.work)
+        for m in range(n):
+            move = pos.moves[m]
+            if move >= R.MOVE_OBJECTIVE:
+                continue
+            cell = move % R.MOVE_TILE_RIGHT
+            h = pos.st[pos.base(p) + S.HEIGHT + cell]
+            assert pos.feats[m, F.F_HEIGHT] == h + 1
+            assert pos.feats[m, F.F_EMPTY] == (1.0 if h == 0 else 0.0)
+            checked += h > 0
+    assert checked > 100
