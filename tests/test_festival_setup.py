@@ -173,3 +173,11 @@ def test_every_game_ends_on_a_full_round(n_players):
     df = simulate("festival", games=300, players=n_players, bots="random", seed=5)
     assert (df["turns"] % n_players == 0).all()
     assert (df["rounds"] == df["turns"] // n_players).all()
+
+
+def test_objective_counts_add_up():
+    """A seat holds its starting objective and every card it took: completed plus still
+    open is one more than taken."""
+    df = simulate("festival", games=300, players=3, bots=["greedy", "hunter", "random"], seed=5)
+    assert (df["objectives_taken"] == df["objectives_done"] + df["objectives_open"] - 1).all()
+    assert df["objectives_taken"].max() > 3
