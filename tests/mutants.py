@@ -158,7 +158,9 @@ def _first_failure(tree: Path, tests: list[str]) -> str | None:
                           "no:cacheprovider", *tests], cwd=tree, capture_output=True, text=True)
     if res.returncode == 0:
         return None
-    failed = [x.split()[1] for x in res.stdout.splitlines() if x.startswith("FAILED ")]
+    # "FAILED <node id> - <message>": a parametrised id may hold spaces
+    failed = [x.removeprefix("FAILED ").split(" - ")[0] for x in res.stdout.splitlines()
+              if x.startswith("FAILED ")]
     return failed[0] if failed else " ".join(tests)
 
 
