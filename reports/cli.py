@@ -23,11 +23,10 @@ class Parser(argparse.ArgumentParser):
 
 
 def _bots(game: str, text: str | None, players: int) -> list[str]:
-    from sim.core.runner import default_bots, seat_bots
+    from sim.core.runner import resolve_bots
 
-    if text is None:
-        return default_bots(game, players)
-    return seat_bots([b.strip() for b in text.split(",") if b.strip()], players)
+    names = None if text is None else [b.strip() for b in text.split(",") if b.strip()]
+    return resolve_bots(game, names, players)
 
 
 def cmd_simulate(a) -> int:

@@ -312,10 +312,12 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     for name, table in a.tables.items():
         table.to_csv(out / f"{name}.csv", index=False)
     title = f"{decl.title}: {a.games:,} simulated games, {a.players} players"
-    nav = "<nav>" + "".join(f"<a href='#{k}'>{v}</a>" for k, v in SECTIONS) + "</nav>"
     body = [_summary(a), _run_section(info, a, presets), _effects_section(a), _seat_section(a),
             _bot_section(a), _setup_section(a), _scores_section(a, df), _length_section(a, df),
             _convergence_section(a), _precision_section(a), _method_section(a)]
+    shown = "".join(body)  # a link for each section this game has
+    nav = "<nav>" + "".join(f"<a href='#{k}'>{v}</a>" for k, v in SECTIONS
+                            if f"id='{k}'" in shown) + "</nav>"
     page = out / "index.html"
     page.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>playtest: "
                     f"{html.escape(title)}</title><style>{CSS}</style></head><body>"

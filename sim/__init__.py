@@ -6,7 +6,7 @@ import pandas as pd  # noqa: I001
 
 import sim.core.kernel_cache  # noqa: F401  (first: decides where kernels are cached)
 from sim.core.errors import ParameterError, PlaytestError
-from sim.core.runner import default_bots, load_results, run, seat_bots, simulate_frame
+from sim.core.runner import load_results, run, simulate_frame
 
 __all__ = ["simulate", "run", "load_results", "PlaytestError"]
 
@@ -34,23 +34,18 @@ def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
         raise PlaytestError(f"simulate() has no parameter '{next(iter(unknown))}'")
     if not isinstance(game, str):
         raise ParameterError("game", f"must be a game's name, got {game!r}")
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise ParameterError("players", f"must be a whole number, got {players!r}")
     if sets is not None and not isinstance(sets, dict):
         raise ParameterError("sets", f"must be a dict of rule: value, got {sets!r}")
-    if not isinstance(rotate, bool):
-        raise ParameterError("rotate", f"must be True or False, got {rotate!r}")
-    names = default_bots(game, players) if bots is None else seat_bots(bots, players)
     if out is None:
         for name, value in (("backend", backend), ("workers", workers), ("address", address)):
             if value is not None:
                 raise ParameterError(name, "plays into a run folder: give out= as well")
-        return simulate_frame(game, games, players, names, seed, start=start,
+        return simulate_frame(game, games, players, bots, seed, start=start,
                               chunk_size=chunk_size, rotate=rotate, data=data, threads=threads,
                               sets=sets)
     if start != 0:
         raise ParameterError("start", "plays in memory only: a run folder starts at game 0")
-    run(game, games, players, names, seed, out, backend=backend or "threads",
+    run(game, games, players, bots, seed, out, backend=backend or "threads",
         chunk_size=chunk_size, threads=threads, workers=workers, address=address,
         rotate=rotate, data=data, progress=False, sets=sets)
     return load_results(out)

@@ -63,6 +63,11 @@ def default_bots(game: str, players: int) -> list[str]:
     return (bots * players)[:players]
 
 
+def resolve_bots(game: str, bots: str | list[str] | None, players: int) -> list[str]:
+    """One bot per seat: the game's default line-up for None, else as ``seat_bots``."""
+    return default_bots(game, players) if bots is None else seat_bots(bots, players)
+
+
 class Chunks:
     """The chunks of a request, (number, first game, games), made on demand: a request of
     10^18 games holds nothing per game or per chunk until it is played."""
@@ -80,8 +85,13 @@ class Chunks:
 
 
 def check_request(games, seed, chunk_size, threads=None, workers=None,
-                  bytes_per_game: int = 0, parallel: int = 1) -> Chunks:
-    """Every number of a request in range, or one ParameterError naming it."""
+                  bytes_per_game: int = 0, parallel: int = 1, players=2, rotate=True
+                  ) -> Chunks:
+    """Every number of a request in range (the game checks its own player range), or one
+    ParameterError naming it."""
+    whole("players", players, 1)
+    if not isinstance(rotate, bool):
+        raise ParameterError("rotate", f"must be True or False, got {rotate!r}")
     games = whole("games", games, 1, MAX_GAMES)
     whole("seed", seed, 0, MAX_SEED)
     if threads is not None:
@@ -231,7 +241,8 @@ def _differences(old: dict, new: dict) -> str:
     return "; ".join(f"{k} {old.get(k)!r} there, {new.get(k)!r} now" for k in keys)
 
 
-def run(game: str, games: int, players: int, bots: list[str], seed: int, out: str | Path,
+def run(game: str, games: int, players: int, bots: list[str] | None, seed: int,
+        out: str | Path,
         backend: str = "threads", chunk_size: int | None = None, threads: int | None = None,
         workers: int | None = None, address: str | None = None, rotate: bool = True,
         data: str | None = None, progress: bool = True, sets: dict | None = None) -> dict:
@@ -242,10 +253,10 @@ def run(game: str, games: int, players: int, bots: list[str], seed: int, out: st
     if backend not in BACKENDS:
         raise ParameterError("backend", f"'{backend}' is unknown (available: "
                              f"{', '.join(BACKENDS)})")
-    bots = seat_bots(bots, players)
     parallel = 1 if backend == "threads" else (workers or os.cpu_count() or 1)
     chunks = check_request(games, seed, chunk_size, threads, workers,
-                           getattr(module, "BYTES_PER_GAME", 0), parallel)
+                           getattr(module, "BYTES_PER_GAME", 0), parallel, players, rotate)
+    bots = resolve_bots(game, bots, players)
     prepared, meta = module.prepare(players, bots, data, rotate, sets=sets or None)
     request = {"game": game, "games": chunks.games, "players": players, "bots": list(bots),
                "seed": seed, "rotate": rotate, "chunk_size": chunks.size,
@@ -399,14 +410,15 @@ def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFr
     return df
 
 
-def simulate_frame(game: str, games: int, players: int, bots: list[str], seed: int,
+def simulate_frame(game: str, games: int, players: int, bots: list[str] | None, seed: int,
                    start: int = 0, chunk_size: int | None = None, rotate: bool = True,
                    data: str | None = None, threads: int | None = None,
                    sets: dict | None = None) -> pd.DataFrame:
     """Simulate in memory (no run folder) and return the results table."""
     module = game_module(game)
-    chunks = check_request(games, seed, chunk_size, threads)
+    chunks = check_request(games, seed, chunk_size, threads, players=players, rotate=rotate)
     whole("start", start, 0, MAX_GAMES)
+    bots = resolve_bots(game, bots, players)
     try:  # in memory, the whole table must fit
         chunk_fits(chunks.games, getattr(module, "BYTES_PER_GAME", 0) or 1)
     except ParameterError:
