@@ -1,3 +1,21 @@
-"""One analysis for every game: the results table plus the game's declaration -> tables."""
+"""One analysis for every game: the results table plus the game's declaration -> tables.
+
+``from analysis import compare, tournament``: two arms on common random numbers with a
+sequential test (analysis/comparisons.py), and ratings from balanced tables
+(analysis/tournaments.py), beside ``sim.simulate``.
+"""
 
 MODEL_GAMES = 100_000  # games the model of winning and the points bootstrap use by default
+
+
+def __getattr__(name: str):
+    # imported on first use: the command line reads MODEL_GAMES without loading statsmodels
+    if name == "compare":
+        from analysis.comparisons import compare
+
+        return compare
+    if name == "tournament":
+        from analysis.tournaments import tournament
+
+        return tournament
+    raise AttributeError(f"module 'analysis' has no attribute '{name}'")

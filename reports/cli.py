@@ -129,6 +129,56 @@ def cmd_data(a) -> int:
     return 0
 
 
+def _names(text: str | None) -> list[str] | None:
+    return None if text is None else [b.strip() for b in text.split(",") if b.strip()]
+
+
+def cmd_compare(a) -> int:
+    from analysis.comparisons import compare
+    from reports.compare_page import write_compare_page
+
+    out = a.out or f"runs/compare-{a.game}-{a.players}p-seed{a.seed}"
+    try:
+        c = compare(a.game, a.players, _names(a.bots), a_bots=_names(a.a_bots),
+                    b_bots=_names(a.b_bots), sets=parse_sets(a.set) or None,
+                    a_sets=parse_sets(a.a_set) or None, b_sets=parse_sets(a.b_set) or None,
+                    a_data=a.a_data, b_data=a.b_data, metric=a.metric, target=a.target,
+                    alpha=a.alpha, beta=a.beta, delta=a.delta, max_games=a.max_games,
+                    games=a.games, batch=a.batch, seed=a.seed, b_seed=a.b_seed, out=out,
+                    rotate=not a.no_rotate, threads=a.threads, progress=not a.quiet)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"playtest: interrupted: finished batches are kept in {out}; run the "
+                         "same command again to resume\n")
+        return 130
+    s = c.summary
+    print(f"{c.verdict}: {s['metric']}, B - A = {s['difference']:+.4f} [{s['ci_low']:+.4f}, "
+          f"{s['ci_high']:+.4f}] after {s['games']:,} games per arm -> {out}")
+    print(f"page: {write_compare_page(out)}")
+    return 0
+
+
+def cmd_tournament(a) -> int:
+    from analysis.tournaments import tournament
+    from reports.tournament_page import write_tournament_page
+
+    out = a.out or f"runs/tournament-{a.game}-{a.players}p-seed{a.seed}"
+    try:
+        t = tournament(a.game, a.players, _names(a.bots), a.games, a.seed, out,
+                       sets=parse_sets(a.set) or None, data=a.data, threads=a.threads,
+                       progress=not a.quiet)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"playtest: interrupted: finished tables are kept in {out}; run the "
+                         "same command again to resume\n")
+        return 130
+    r = t.ratings
+    print(f"{t.summary['games']:,} games at {t.summary['tables']} tables -> {out}")
+    for row in r.itertuples():
+        print(f"  {row.bot:<12} rating {row.rating:+.3f} [{row.ci_low:+.3f}, {row.ci_high:+.3f}]"
+              f"  win rate {100 * row.win_rate:.1f}%")
+    print(f"page: {write_tournament_page(t, out)}")
+    return 0
+
+
 def cmd_bench(a) -> int:
     from reports.bench import bench
 
@@ -157,6 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
   playtest simulate festival --games 100000 --out runs/demo --report
   playtest report runs/demo --out runs/demo/report
   playtest replay festival --seed 0 --game 17 --players 4 --bots greedy,hunter,builder,random
+  playtest compare festival --bots greedy --b-bots explorer,greedy,greedy,greedy
+  playtest tournament festival --bots random,builder,hunter,greedy,explorer
   playtest bench festival
 
 """ + games_help())
@@ -241,6 +293,74 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     d.add_argument("--keys", action="store_true",
                    help="list every rule of rules.toml with its value and range")
     d.set_defaults(func=cmd_data)
+
+    c = sub.add_parser("compare", help="two arms on common random numbers, stopped when a "
+                       "sequential test decides", formatter_class=raw, epilog="""examples:
+  playtest compare festival --players 4 --bots greedy --b-bots explorer,greedy,greedy,greedy
+  playtest compare festival --bots greedy --b-set crowd_pleaser_tiles=2 --metric score
+  playtest compare festival --a-bots greedy,hunter --b-bots explorer,hunter --players 2 \\
+      --metric win --target slot=0 --games 20000
+Game i of both arms is dealt the same. The verdict (A better, B better, no difference within
+delta, undecided at max-games) goes to OUT/compare.json, the page to OUT/compare.html; an
+interrupted comparison resumes with the same command.
+
+""" + games_help())
+    c.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
+    c.add_argument("--players", type=int, default=4, help="players per game (default 4)")
+    c.add_argument("--bots", help="line-up of both arms, as for simulate (default: the game's)")
+    c.add_argument("--a-bots", help="line-up of arm A (default --bots)")
+    c.add_argument("--b-bots", help="line-up of arm B (default --bots)")
+    c.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="rule override for both arms (repeatable)")
+    c.add_argument("--a-set", action="append", metavar="KEY=VALUE", help="for arm A only")
+    c.add_argument("--b-set", action="append", metavar="KEY=VALUE", help="for arm B only")
+    c.add_argument("--a-data", help="data folder of arm A (default: the shipped one)")
+    c.add_argument("--b-data", help="data folder of arm B (default: the shipped one)")
+    c.add_argument("--metric", choices=("win", "score"), help="win rate or mean score of the "
+                   "target (default win; score when every slot's bot differs)")
+    c.add_argument("--target", help="seat=N, slot=N[,M] or bot=NAME (default: the slots whose "
+                   "bot differs; seat=0, the start player, for a rule variant)")
+    c.add_argument("--alpha", type=float, default=0.05, help="false-positive rate (0.05)")
+    c.add_argument("--beta", type=float, default=0.2, help="miss rate at delta (0.2)")
+    c.add_argument("--delta", type=float, help="indifference zone: the smallest difference "
+                   "that matters (default 0.02 of win rate, 1 point of score)")
+    c.add_argument("--max-games", type=int, default=1_000_000,
+                   help="games per arm at most (default 1000000)")
+    c.add_argument("--games", type=int, help="fixed-n mode: play exactly this many games per "
+                   "arm, then a paired t-test decides")
+    c.add_argument("--batch", type=int, default=2000, help="games per arm between two looks "
+                   "of the test (default 2000)")
+    c.add_argument("--seed", type=int, default=0, help="master seed of both arms (default 0)")
+    c.add_argument("--b-seed", type=int, help="a seed of arm B's own: no common random "
+                   "numbers (to measure what pairing gives)")
+    c.add_argument("--out", help="comparison folder (default runs/compare-GAME-Pp-seedS)")
+    c.add_argument("--no-rotate", action="store_true", help="as for simulate")
+    c.add_argument("--threads", type=int, help="numba threads")
+    c.add_argument("--quiet", action="store_true", help="no progress bar")
+    c.set_defaults(func=cmd_compare)
+
+    t = sub.add_parser("tournament", help="rank many bots at balanced tables",
+                       formatter_class=raw, epilog="""examples:
+  playtest tournament festival --players 4 --bots random,builder,hunter,greedy,explorer
+  playtest tournament festival --players 3 --bots greedy,g2=greedy,hunter --games 30000
+Every set of PLAYERS bots plays in every cyclic seating order, seats rotated, equally often.
+NAME=BOT enters a bot under another name. Writes ratings.csv, head_to_head.csv, scores.csv
+and index.html into OUT; an interrupted tournament resumes with the same command.
+
+""" + games_help())
+    t.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
+    t.add_argument("--players", type=int, default=4, help="players per table (default 4)")
+    t.add_argument("--bots", help="the entrants, comma-separated, BOT or NAME=BOT (default: "
+                   "every bot of the game)")
+    t.add_argument("--games", type=int, default=50_000, help="games in all, at least "
+                   "(default 50000)")
+    t.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    t.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
+    t.add_argument("--data", help="as for simulate")
+    t.add_argument("--out", help="tournament folder (default runs/tournament-GAME-Pp-seedS)")
+    t.add_argument("--threads", type=int, help="numba threads")
+    t.add_argument("--quiet", action="store_true", help="no progress bar")
+    t.set_defaults(func=cmd_tournament)
 
     b = sub.add_parser("bench", help="games per second, compile time, memory",
                        formatter_class=raw, epilog="""examples:

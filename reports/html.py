@@ -57,7 +57,8 @@ def table_html(df: pd.DataFrame, columns: list[str] | None = None) -> str:
         df = df[[c for c in columns if c in df.columns]]
     if not len(df):
         return "<p class='note'>(no rows)</p>"
-    fmt = {c: f for c in df.columns if (f := _fmt(c)) is not None}
+    fmt = {c: f for c in df.columns  # a column already formatted as text stays as it is
+           if (f := _fmt(c)) is not None and pd.api.types.is_numeric_dtype(df[c])}
     return "<div class='scroll'>" + df.to_html(
         index=False, float_format=lambda x: f"{x:,.2f}", formatters=fmt, border=0,
         na_rep="") + "</div>"

@@ -124,3 +124,64 @@ def length_hist(games: pd.DataFrame, column: str, by: str | None) -> str:
     if by:
         ax.legend(fontsize=8)
     return _save(fig)
+
+
+def sequential_path(path: pd.DataFrame, upper: float, lower: float, delta: float,
+                    unit: str) -> str:
+    """The SPRT's two log-likelihood ratios against Wald's boundaries (left) and the
+    difference with its confidence sequence against the indifference zone (right)."""
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(10, 3.6))
+    g = path["games"]
+    ax.plot(g, path["llr_plus"], "o-", ms=3, color=BLUE, label="B better by delta vs none")
+    ax.plot(g, path["llr_minus"], "o-", ms=3, color=RED, label="A better by delta vs none")
+    ax.axhline(upper, color="black", lw=1, ls="--", label=f"decide (ratio {np.exp(upper):.0f})")
+    ax.axhline(lower, color=GREY, lw=1, ls="--", label="no difference")
+    ax.set_ylim(max(min(path[["llr_plus", "llr_minus"]].min().min(), lower) - 1, 4 * lower),
+                max(path[["llr_plus", "llr_minus"]].max().max(), upper) + 1)
+    ax.set_xlabel("games per arm")
+    ax.set_ylabel("log-likelihood ratio")
+    ax.set_title("Sequential test against its boundaries", fontsize=10)
+    ax.legend(fontsize=7)
+    finite = path[np.isfinite(path["cs_low"])]
+    bx.fill_between(finite["games"], finite["cs_low"], finite["cs_high"], color=BLUE, alpha=0.2,
+                    lw=0, label="confidence sequence")
+    bx.plot(g, path["difference"], "o-", ms=3, color=BLUE, label="B - A")
+    for y in (-delta, delta):
+        bx.axhline(y, color=GREY, lw=1, ls="--")
+    bx.axhline(0, color="black", lw=0.8)
+    bx.set_xlabel("games per arm")
+    bx.set_ylabel(f"B - A ({unit})")
+    bx.set_title("Difference, anytime-valid interval, +/- delta", fontsize=10)
+    bx.legend(fontsize=7)
+    return _save(fig)
+
+
+def rating_bars(ratings: pd.DataFrame) -> str:
+    """Ratings with their bootstrap intervals, best at the top."""
+    t = ratings.sort_values("rating").reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.35 * len(t)))
+    y = np.arange(len(t))
+    v = t["rating"].to_numpy()
+    err = np.clip(np.vstack([v - t["ci_low"].to_numpy(), t["ci_high"].to_numpy() - v]), 0, None)
+    ax.errorbar(v, y, xerr=err, fmt="o", color=BLUE, ms=5, capsize=3, lw=1)
+    ax.axvline(0, color=GREY, lw=1)
+    ax.set_yticks(y, t["bot"].astype(str))
+    ax.set_xlabel("rating (log-strength, mean 0), 95% bootstrap interval")
+    ax.set_title("Bradley-Terry ratings from finishing orders", fontsize=10)
+    return _save(fig)
+
+
+def head_to_head(matrix: pd.DataFrame) -> str:
+    """How often the row bot finished above the column bot, as a heat map."""
+    m = matrix.to_numpy(dtype=float)
+    fig, ax = plt.subplots(figsize=(1.6 + 0.8 * len(m), 1.2 + 0.6 * len(m)))
+    im = ax.imshow(100 * m, cmap="RdBu", vmin=0, vmax=100)
+    for i in range(len(m)):
+        for j in range(len(m)):
+            if np.isfinite(m[i, j]):
+                ax.text(j, i, f"{100 * m[i, j]:.0f}", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(len(m)), matrix.columns.astype(str), rotation=30, ha="right")
+    ax.set_yticks(range(len(m)), matrix.index.astype(str))
+    ax.set_title("% of shared games the row bot finished above the column bot", fontsize=9)
+    fig.colorbar(im, ax=ax, shrink=0.8)
+    return _save(fig)

@@ -245,10 +245,13 @@ def run(game: str, games: int, players: int, bots: list[str] | None, seed: int,
         out: str | Path,
         backend: str = "threads", chunk_size: int | None = None, threads: int | None = None,
         workers: int | None = None, address: str | None = None, rotate: bool = True,
-        data: str | None = None, progress: bool = True, sets: dict | None = None) -> dict:
+        data: str | None = None, progress: bool = True, sets: dict | None = None,
+        upto: int | None = None) -> dict:
     """Simulate into the run folder ``out``; returns the final run.json content, with
     ``games_now`` (games played by this call) beside the totals. ``sets`` overrides rule
-    values of the game's rules.toml."""
+    values of the game's rules.toml. ``upto`` plays only the chunks that start before game
+    ``upto`` (a sequential comparison grows its arms chunk by chunk); the run stays
+    ``partial`` until every chunk is there."""
     module = game_module(game)
     if backend not in BACKENDS:
         raise ParameterError("backend", f"'{backend}' is unknown (available: "
@@ -279,20 +282,21 @@ def run(game: str, games: int, players: int, bots: list[str] | None, seed: int,
         raise PlaytestError(f"cannot write to {out}: {e.strerror}") from None
     with _lock(out):
         return _run_locked(module, prepared, meta, request, chunks, out, old, backend,
-                           threads, workers, address, progress)
+                           threads, workers, address, progress, upto)
 
 
 def _run_locked(module, prepared, meta, request, chunks, out, old, backend, threads, workers,
-                address, progress) -> dict:
+                address, progress, upto) -> dict:
     parts = out / "data"
     players = request["players"]
     sound, damaged = _damaged(parts, chunks, players)
-    if old is not None and old.get("status") == "complete" and not damaged \
-            and len(sound) == chunks.count:
+    wanted = chunks.count if upto is None else min(chunks.count, -(-upto // chunks.size))
+    if old is not None and not damaged and all(i in sound for i in range(wanted)) and (
+            old.get("status") == "complete" or upto is not None):
         return {**old, "games_now": 0}
     for path in damaged:  # replayed below, like a missing chunk
         path.unlink()
-    todo = (chunks[i] for i in range(chunks.count) if i not in sound)
+    todo = (chunks[i] for i in range(wanted) if i not in sound)
     done_games = sum(chunks[i][2] for i in sound)
     # The game's own metadata (data folder, names of its cards...) goes in as it comes.
     info = {"request": request, "status": "running", "chunks": chunks.count,
@@ -307,7 +311,8 @@ def _run_locked(module, prepared, meta, request, chunks, out, old, backend, thre
         if progress:
             from tqdm import tqdm
 
-            bar = tqdm(total=chunks.games, initial=done_games, unit="game", unit_scale=True,
+            bar = tqdm(total=chunks.games if upto is None else min(upto, chunks.games),
+                       initial=done_games, unit="game", unit_scale=True,
                        desc=f"{request['game']} {players}p")
         if progress and not compiled():
             sys.stderr.write("playtest: compiling the kernels, once per engine version, "
@@ -333,9 +338,9 @@ def _run_locked(module, prepared, meta, request, chunks, out, old, backend, thre
             _write_info(out, info)
             if bar is not None:
                 bar.close()
-    info["status"] = "complete"
+    info["status"] = "complete" if info["chunks_done"] == chunks.count else "partial"
     _write_info(out, info)
-    return {**info, "games_now": chunks.games - done_games}
+    return {**info, "games_now": info["games_done"] - done_games}
 
 
 @contextmanager
@@ -386,12 +391,18 @@ def verify(out: str | Path) -> dict:
     return info
 
 
-def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """The results table of a complete, verified run folder, in game and seat order."""
-    info = verify(out)
-    req = info["request"]
-    files = [_part(Path(out) / "data", i) for i in range(Chunks(req["games"],
-                                                                req["chunk_size"]).count)]
+def load_results(out: str | Path, columns: list[str] | None = None,
+                 games: int | None = None) -> pd.DataFrame:
+    """The results table of a complete, verified run folder, in game and seat order; with
+    ``games``, its first ``games`` games, whose chunks must be there even if the run is not
+    complete (a sequential comparison reads its arms as they grow)."""
+    if games is None:
+        info = verify(out)
+        req = info["request"]
+        count = Chunks(req["games"], req["chunk_size"]).count
+    else:
+        req, count = _first_chunks(out, games)
+    files = [_part(Path(out) / "data", i) for i in range(count)]
     try:
         table = pa.concat_tables([pq.read_table(f, columns=columns) for f in files])
     except (OSError, pa.ArrowException) as e:
@@ -401,13 +412,40 @@ def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFr
     # near one copy of the table instead of two
     df = table.to_pandas(split_blocks=True, self_destruct=True)
     del table
+    n = req["games"] if games is None else games
     if "game_index" in df.columns:
         g = df["game_index"].to_numpy()
-        if len(g) != req["games"] * req["players"] or (len(g) and (
-                g[0] != 0 or g[-1] != req["games"] - 1 or (g[1:] < g[:-1]).any())):
-            raise PlaytestError(f"{out}: the rows are not games 0..{req['games'] - 1} in "
-                                "order; rerun the same simulate command to repair them")
+        if len(g) != n * req["players"] or (len(g) and (
+                g[0] != 0 or g[-1] != n - 1 or (g[1:] < g[:-1]).any())):
+            raise PlaytestError(f"{out}: the rows are not games 0..{n - 1} in order; rerun "
+                                "the same simulate command to repair them")
     return df
+
+
+def _first_chunks(out: str | Path, games: int) -> tuple[dict, int]:
+    """(request, number of chunks) holding the first ``games`` games of a run folder, each
+    there and sound, else one line naming the first that is not."""
+    req = read_info(out).get("request", {})
+    try:
+        chunks = Chunks(req["games"], req["chunk_size"])
+        players = req["players"]
+    except (KeyError, TypeError, ZeroDivisionError):
+        raise PlaytestError(f"{out}/run.json does not describe a run") from None
+    whole("games", games, 1, chunks.games)
+    if games % chunks.size and games != chunks.games:
+        raise ParameterError("games", f"must end a chunk of {chunks.size:,} games")
+    count = -(-games // chunks.size)
+    parts = Path(out) / "data"
+    for i in range(count):
+        path = _part(parts, i)
+        try:
+            rows = pq.read_metadata(path).num_rows
+        except (OSError, pa.ArrowException):
+            rows = -1
+        if rows != chunks[i][2] * players:
+            raise PlaytestError(f"{out}: {path.name} is missing or damaged; rerun the same "
+                                "command to repair it")
+    return req, count
 
 
 def simulate_frame(game: str, games: int, players: int, bots: list[str] | None, seed: int,
@@ -428,3 +466,15 @@ def simulate_frame(game: str, games: int, players: int, bots: list[str] | None, 
     tables = [_play(module.__name__, prepared, seed, start + s, n, threads)
               for _, s, n in chunks]
     return pa.concat_tables(tables).to_pandas()
+
+
+def read_chunk(out: str | Path, i: int, columns: list[str] | None = None) -> pa.Table | None:
+    """Chunk ``i`` of a run folder, or None when its file is missing or not sound (a
+    sequential comparison reads each chunk of its arms once, as it is played)."""
+    req = read_info(out).get("request", {})
+    try:
+        want = Chunks(req["games"], req["chunk_size"])[i][2] * req["players"]
+        table = pq.read_table(_part(Path(out) / "data", i), columns=columns)
+    except (KeyError, TypeError, ZeroDivisionError, OSError, pa.ArrowException):
+        return None
+    return table if table.num_rows == want else None

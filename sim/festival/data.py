@@ -276,14 +276,19 @@ def load(folder: str | Path | None = None, sets: dict | None = None) -> Festival
     n_crowd_tiles = params[S.P_CROWD_TILES]
     if len(crowd_rows) > MAX_CROWD:
         raise PlaytestError(f"{folder / 'crowd_pleasers.csv'}: at most {MAX_CROWD} rows")
+    # the first crowd_pleaser_tiles tiles are in play; rows of further tiles are checked and
+    # left out (a variant with fewer tiles needs no edited table)
     crowd_sides = np.full((max(n_crowd_tiles, 1), 2), -1, dtype=np.int64)
+    seen = set()
     kind, count, level, value, labels = [], [], [], [], []
     for i, r in enumerate(crowd_rows):
-        tile = r.integer("tile", low=1, high=max(n_crowd_tiles, 1)) - 1
+        tile = r.integer("tile", low=1, high=MAX_CROWD) - 1
         side = ("A", "B").index(r.choice("side", ("A", "B")))
-        if crowd_sides[tile, side] >= 0:
+        if (tile, side) in seen:
             raise r.fail("side", f"tile {tile + 1} side {'AB'[side]} appears twice")
-        crowd_sides[tile, side] = i
+        seen.add((tile, side))
+        if tile < n_crowd_tiles:
+            crowd_sides[tile, side] = i
         k = CROWD_CONDITIONS.index(r.choice("condition", CROWD_CONDITIONS))
         kind.append(k)
         count.append(r.integer("count", low=1, high=16))

@@ -118,12 +118,15 @@ def setup(st, tab, n_players, rng):
         for k in range(size - 1, -1, -1):
             st[S.PILE + q * S.PILE_CAP + k] = st[S.PILE + i]
             i -= 1
-    # Crowd-pleasers: each tile lands on a random side.
+    # Crowd-pleasers: each tile lands on a random side. Every tile the state can hold is
+    # tossed, in play or not, so that a variant with fewer tiles leaves the rest of the game's
+    # stream where it was (common random numbers stay aligned).
     for k in range(S.CROWD_TILES):
         st[S.CROWD_COND + k] = -1
         st[S.CROWD_OWNER + k] = -1
-    for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
-        st[S.CROWD_COND + k] = tab[TB.CROWD_SIDES + k * 2 + randint(rng, 2)]
+        side = randint(rng, 2)
+        if k < tab[TB.PARAMS + S.P_CROWD_TILES]:
+            st[S.CROWD_COND + k] = tab[TB.CROWD_SIDES + k * 2 + side]
 
 
 @njit

@@ -1,0 +1,343 @@
+"""Two arms on common random numbers, played batch by batch until a sequential test decides.
+
+An arm is a line-up plus rule overrides or a data folder. Both arms play the same master seed,
+so game i of A and game i of B are dealt the same (every engine deals from the game's own
+stream, sim/core/rng.py). The metric is a per-game value of each arm (the win share or the
+score of a seat, slot or bot) and the test runs on the per-game differences B - A
+(sequential.py). The arms are run folders (OUT/a, OUT/b) of the batch runner, one chunk per
+batch, so an interrupted comparison resumes like ``simulate``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis.folders import claim, work_folder, write_json
+from analysis.sequential import Design, Sprt, paired_summary
+from sim.core.checks import MAX_GAMES, MAX_SEED, whole
+from sim.core.errors import ParameterError, PlaytestError
+from sim.core.registry import game_module
+from sim.core.runner import read_chunk, read_info, resolve_bots, run
+
+METRICS = {"win": "win rate", "score": "mean score"}
+DELTA = {"win": 0.02, "score": 1.0}  # default indifference zone: 2 points of win rate, 1 point
+BATCH = 2000
+MAX_COMPARE_GAMES = 1_000_000
+COLUMNS = ["game_index", "seat", "bot_slot", "bot", "win", "score"]
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One side of a comparison: a bot per slot, rule overrides, a data folder, a seed."""
+
+    bots: tuple[str, ...]
+    sets: dict = field(default_factory=dict)
+    data: str | None = None
+    seed: int = 0
+
+    def describe(self) -> str:
+        parts = [",".join(self.bots)]
+        if self.sets:
+            parts.append(" ".join(f"{k}={v}" for k, v in self.sets.items()))
+        if self.data:
+            parts.append(f"data {self.data}")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Whose rows a metric reads: ``kind`` seat, slot or bot, and which ones."""
+
+    kind: str
+    which: tuple
+
+    @classmethod
+    def parse(cls, text: str) -> Target:
+        kind, sep, rest = text.partition("=")
+        items = tuple(x.strip() for x in rest.split(",") if x.strip())
+        if not sep or kind not in ("seat", "slot", "bot") or not items:
+            raise ParameterError("target", f"'{text}' is not seat=N, slot=N[,M...] or "
+                                 "bot=NAME")
+        if kind == "bot":
+            return cls(kind, items)
+        try:
+            return cls(kind, tuple(int(x) for x in items))
+        except ValueError:
+            raise ParameterError("target", f"'{text}': a {kind} is a number") from None
+
+    def __str__(self) -> str:
+        return f"{self.kind}={','.join(map(str, self.which))}"
+
+    def label(self) -> str:
+        plural = "s" if len(self.which) > 1 else ""
+        return f"{self.kind}{plural} {', '.join(map(str, self.which))}"
+
+    def check(self, players: int, arms: tuple[Arm, Arm]) -> None:
+        if self.kind == "bot":
+            for name in self.which:
+                if any(name not in arm.bots for arm in arms):
+                    raise ParameterError("target", f"bot '{name}' is not in both line-ups")
+        elif any(not 0 <= k < players for k in self.which):
+            raise ParameterError("target", f"{self} is out of range: {self.kind}s are "
+                                 f"0..{players - 1}")
+
+    def mask(self, table: pd.DataFrame) -> np.ndarray:
+        if self.kind == "bot":
+            return table["bot"].astype(str).isin(self.which).to_numpy()
+        column = "seat" if self.kind == "seat" else "bot_slot"
+        return table[column].isin(self.which).to_numpy()
+
+
+@dataclass
+class Comparison:
+    """What ``compare`` returns: the verdict, the summary written to compare.json, the
+    per-game values of both arms and the sequential path (one row per look)."""
+
+    verdict: str
+    summary: dict
+    games: pd.DataFrame
+    path: pd.DataFrame
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return (f"Comparison({self.verdict!r}: {s['metric']}, B - A = {s['difference']:+.4f} "
+                f"[{s['ci_low']:+.4f}, {s['ci_high']:+.4f}] after {s['games']:,} games)")
+
+
+def make_arms(game: str, players: int, bots=None, a_bots=None, b_bots=None, sets=None,
+              a_sets=None, b_sets=None, a_data=None, b_data=None, seed: int = 0,
+              b_seed: int | None = None) -> tuple[Arm, Arm]:
+    """The two arms: ``bots`` and ``sets`` for both, ``a_*``/``b_*`` for one."""
+    for name, value in (("sets", sets), ("a_sets", a_sets), ("b_sets", b_sets)):
+        if value is not None and not isinstance(value, dict):
+            raise ParameterError(name, f"must be a dict of rule: value, got {value!r}")
+    if bots is not None and (a_bots is not None and b_bots is not None):
+        raise ParameterError("bots", "give bots for both arms, or a_bots and b_bots, not all")
+    whole("seed", seed, 0, MAX_SEED)
+    b_seed = seed if b_seed is None else whole("b_seed", b_seed, 0, MAX_SEED)
+    arms = []
+    for own_bots, own_sets, data, arm_seed in ((a_bots, a_sets, a_data, seed),
+                                               (b_bots, b_sets, b_data, b_seed)):
+        line_up = resolve_bots(game, own_bots if own_bots is not None else bots, players)
+        arms.append(Arm(tuple(line_up), {**(sets or {}), **(own_sets or {})}, data, arm_seed))
+    a, b = arms
+    if a == b:
+        raise PlaytestError("the two arms are identical (same bots, rules, data and seed): "
+                            "give --b-bots, --b-set, --b-data or --b-seed")
+    return a, b
+
+
+def default_metric(arms: tuple[Arm, Arm], players: int, metric: str | None,
+                   target: str | None) -> tuple[str, Target]:
+    """The win rate of the slots whose bot differs; for a rule variant the start player's
+    (seat 0) win rate; the table's mean score when every slot differs."""
+    if metric is not None and metric not in METRICS:
+        raise ParameterError("metric", f"'{metric}' is unknown (available: win, score)")
+    if target is not None:
+        t = Target.parse(target)
+    else:
+        differ = tuple(k for k in range(players) if arms[0].bots[k] != arms[1].bots[k])
+        if not differ:
+            t = Target("seat", (0,))
+        elif len(differ) < players:
+            t = Target("slot", differ)
+        else:
+            if metric == "win":
+                raise ParameterError("metric", "every slot's bot differs, so the slots' win "
+                                     "rates add up to 1 in both arms: give --target or "
+                                     "--metric score")
+            metric, t = "score", Target("slot", differ)
+    t.check(players, arms)
+    return metric or "win", t
+
+
+def _per_game(table: pd.DataFrame, mask: np.ndarray, column: str, players: int) -> np.ndarray:
+    """Mean of ``column`` over the masked rows of each game (rows come game by game)."""
+    values = table[column].to_numpy(dtype=float).reshape(-1, players)
+    m = mask.reshape(-1, players)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (values * m).sum(axis=1) / m.sum(axis=1)
+
+
+def _values(table: pd.DataFrame, target: Target, length: str, players: int) -> dict:
+    """The per-game values a comparison reads from one chunk of one arm."""
+    mask = target.mask(table)
+    every = np.ones(len(table), dtype=bool)
+    return {"win": _per_game(table, mask, "win", players),
+            "score": _per_game(table, mask, "score", players),
+            "table_score": _per_game(table, every, "score", players),
+            "start_win": _per_game(table, table["seat"].to_numpy() == 0, "win", players),
+            "length": _per_game(table, every, length, players)}
+
+
+def compare(game: str = "festival", players: int = 4, bots=None, *, a_bots=None,
+            b_bots=None, sets: dict | None = None, a_sets: dict | None = None,
+            b_sets: dict | None = None, a_data: str | None = None, b_data: str | None = None,
+            metric: str | None = None, target: str | None = None, alpha: float = 0.05,
+            beta: float = 0.2, delta: float | None = None,
+            max_games: int = MAX_COMPARE_GAMES, games: int | None = None, batch: int = BATCH,
+            seed: int = 0, b_seed: int | None = None, out: str | Path | None = None,
+            rotate: bool = True, threads: int | None = None, progress: bool = False
+            ) -> Comparison:
+    """Compare arm A with arm B on common random numbers; see the module's docstring.
+
+    ``bots``/``sets`` apply to both arms, ``a_*``/``b_*`` to one. ``metric`` is "win" or
+    "score" of ``target`` ("seat=0", "slot=1", "slot=0,2", "bot=greedy"; by default the
+    slots whose bot differs, or seat 0 for a rule variant). The sequential test stops as soon
+    as it decides at ``alpha``/``beta`` for the indifference zone ``delta``, at the latest
+    after ``max_games``; with ``games`` the arms play exactly that many and a fixed-n paired
+    t-test decides. ``out`` keeps the arms (resumable); without it they go to a temporary
+    folder. ``b_seed`` gives arm B its own seed: no common random numbers (to measure what
+    pairing gives).
+
+    >>> c = compare("festival", 4, "greedy", b_bots=["explorer", "greedy", "greedy", "greedy"])
+    >>> c.verdict, c.summary["difference"]
+    """
+    module = game_module(game)
+    whole("players", players, 1)
+    arms = make_arms(game, players, bots, a_bots, b_bots, sets, a_sets, b_sets, a_data,
+                     b_data, seed, b_seed)
+    metric, tgt = default_metric(arms, players, metric, target)
+    design = _design(alpha, beta, DELTA[metric] if delta is None else delta)
+    batch = whole("batch", batch, 100, MAX_GAMES)
+    if games is not None:
+        total = whole("games", games, 2, MAX_GAMES)
+    else:
+        total = whole("max_games", max_games, batch, MAX_GAMES)
+    if not isinstance(rotate, bool):
+        raise ParameterError("rotate", f"must be True or False, got {rotate!r}")
+    request = {"game": game, "players": players, "a": _arm_json(arms[0]),
+               "b": _arm_json(arms[1]), "metric": metric, "target": str(tgt),
+               "alpha": design.alpha, "beta": design.beta, "delta": design.delta,
+               "mode": "fixed" if games is not None else "sequential", "games": total,
+               "batch": batch, "rotate": rotate}
+    for arm in arms:  # bad bots, data or overrides refused before anything is written
+        module.prepare(players, list(arm.bots), arm.data, rotate, sets=arm.sets or None)
+    with work_folder(out) as folder:
+        claim(folder, "compare", request)
+        return _play(module, folder, request, arms, metric, tgt, design, total, batch,
+                     rotate, threads, progress, fixed=games is not None)
+
+
+def _design(alpha, beta, delta) -> Design:
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if not isinstance(value, int | float) or isinstance(value, bool) \
+                or not 0 < value < 0.5:
+            raise ParameterError(name, f"must be between 0 and 0.5, got {value!r}")
+    if not isinstance(delta, int | float) or isinstance(delta, bool) or not (
+            math.isfinite(delta) and delta > 0):
+        raise ParameterError("delta", f"must be a positive number, got {delta!r}")
+    return Design(float(alpha), float(beta), float(delta))
+
+
+def _arm_json(arm: Arm) -> dict:
+    return {"bots": list(arm.bots), "sets": arm.sets, "data": arm.data, "seed": arm.seed}
+
+
+def _play(module, folder, request, arms, metric, tgt, design, total, batch, rotate,
+          threads, progress, fixed) -> Comparison:
+    players = request["players"]
+    test = Sprt(design)
+    parts: dict[str, list[dict]] = {"a": [], "b": []}
+    length = None
+    verdict = None
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="game", unit_scale=True, desc=f"compare {request['game']}")
+    try:
+        for k in range(-(-total // batch)):
+            for name, arm in zip("ab", arms):
+                out = folder / name
+                table = read_chunk(out, k) if (out / "run.json").exists() else None
+                if table is None:
+                    run(request["game"], total, players, list(arm.bots), arm.seed, out,
+                        chunk_size=batch, threads=threads, rotate=rotate, data=arm.data,
+                        progress=False, sets=arm.sets or None, upto=(k + 1) * batch)
+                    table = read_chunk(out, k)
+                if length is None:
+                    length = module.declare(read_info(out)).length[0]
+                frame = table.select([*COLUMNS, length]).to_pandas()
+                parts[name].append(_values(frame, tgt, length, players))
+            if bar is not None:
+                bar.update(len(parts["a"][-1]["win"]))
+            if not fixed:
+                verdict = test.update(parts["b"][-1][metric] - parts["a"][-1][metric])
+                if bar is not None:
+                    bar.set_postfix_str(f"B-A {test.mean:+.4f}")
+                if verdict:
+                    break
+    finally:
+        if bar is not None:
+            bar.close()
+    values = {arm: {key: np.concatenate([p[key] for p in parts[arm]]) for key in parts[arm][0]}
+              for arm in parts}
+    n = len(values["a"][metric])
+    main = paired_summary(values["a"][metric], values["b"][metric], design.alpha)
+    if fixed:
+        verdict, low, high = _fixed_verdict(main, design, values, metric)
+    else:
+        verdict = verdict or "undecided at max-games"
+        low, high = test.interval()
+    summary = {
+        "verdict": verdict, "games": n, "metric": f"{METRICS[metric]} of {tgt.label()}",
+        "metric_key": f"{metric}:{tgt}", "difference": main["difference"],
+        "ci_low": low, "ci_high": high,
+        "interval": ("paired t interval" if fixed else
+                     "anytime-valid confidence sequence (normal mixture)")
+        + f", {1 - design.alpha:.0%}",
+        "a_mean": main["a"], "b_mean": main["b"], "arms": {"a": arms[0].describe(),
+                                                           "b": arms[1].describe()},
+        "fixed_n": design.fixed_n(main.get("sd_paired", 0.0)),
+        "also": _also(values, metric, tgt, design.alpha, length),
+    }
+    games_frame = pd.DataFrame({f"{key}_{arm}": values[arm][key] for arm in "ab"
+                                for key in values[arm]})
+    games_frame.insert(0, "game_index", np.arange(n))
+    path = pd.DataFrame(test.path)
+    write_json(folder / "compare.json", {"request": request, "status": "complete",
+                                          "result": summary})
+    path.to_csv(folder / "path.csv", index=False)
+    return Comparison(verdict, summary, games_frame, path)
+
+
+def _fixed_verdict(main: dict, design: Design, values: dict, metric: str
+                   ) -> tuple[str, float, float]:
+    """The fixed-n decision: the paired t-test at alpha, else the equivalence test (two
+    one-sided tests) at +/- delta, else undecided."""
+    from statsmodels.stats.weightstats import ttost_paired
+
+    low, high = main["ci_low"], main["ci_high"]
+    if main["p_value"] < design.alpha:
+        return ("B better" if main["difference"] > 0 else "A better"), low, high
+    d = values["b"][metric] - values["a"][metric]
+    if d.var() == 0:
+        equivalent = abs(d.mean()) < design.delta
+    else:
+        p = ttost_paired(values["b"][metric], values["a"][metric], -design.delta,
+                         design.delta)[0]
+        equivalent = p < design.alpha
+    if equivalent:
+        return "no difference within delta", low, high
+    return "undecided at max-games", low, high
+
+
+def _also(values: dict, metric: str, tgt: Target, alpha: float, length: str) -> list[dict]:
+    """Paired differences beside the tested one, each with a fixed-n interval (description,
+    not a test) and the variance reduction pairing gave."""
+    rows = [("win", f"win rate of {tgt.label()}"), ("score", f"mean score of {tgt.label()}"),
+            ("table_score", "mean score of the table"), ("start_win", "win rate of seat 0"),
+            ("length", f"game length ({length})")]
+    out = []
+    for key, label in rows:
+        if key == "start_win" and str(tgt) == "seat=0":
+            continue
+        s = paired_summary(values["a"][key], values["b"][key], alpha)
+        out.append({"value": key, "label": label, "tested": key == metric, **s})
+    return out

@@ -1,0 +1,215 @@
+"""A tournament: many bots at balanced tables, rated from their finishing orders.
+
+Tables: every set of ``players`` entrants, each in every cyclic seating order, plays the same
+number of games (a multiple of ``players``) with the runner's seat rotation. So every entrant
+meets every other equally often, in every seat, and sits before and after it equally often.
+Each table is a run folder (OUT/tables/NNNN) with its own seed drawn from the master seed, so
+an interrupted tournament resumes table by table.
+
+Ratings: Bradley-Terry on full rank breaking. Each game's finishing order gives one outcome
+for every pair at the table (the higher finisher wins it; a shared rank counts a half to
+each); choix fits the model (``ilsr_pairwise_dense``). A rating is a log-strength with mean 0:
+entrant a finishes above entrant b with probability 1 / (1 + exp(r_b - r_a)). Intervals are
+percentile bootstraps over games (a game's pairs move together).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import choix
+import numpy as np
+import pandas as pd
+
+from analysis.folders import claim, work_folder, write_json
+from analysis.stats import wilson
+from sim.core.checks import MAX_GAMES, MAX_SEED, whole
+from sim.core.errors import ParameterError
+from sim.core.registry import game_module
+from sim.core.runner import load_results, run
+from strategies.presets import game_presets
+
+RESAMPLES = 999
+PRIOR = 0.01  # choix's regularisation: keeps a never-beaten or never-winning bot finite
+COLUMNS = ["game_index", "bot_slot", "score", "rank", "win"]
+
+
+@dataclass
+class Tournament:
+    """What ``tournament`` returns: ratings, head-to-head rates, score distributions and the
+    rows they come from (game, entrant, score, rank, win)."""
+
+    ratings: pd.DataFrame
+    head_to_head: pd.DataFrame
+    scores: pd.DataFrame
+    summary: dict
+    results: pd.DataFrame
+
+    def __repr__(self) -> str:
+        order = ", ".join(self.ratings["bot"])
+        return f"Tournament({self.summary['games']:,} games; best first: {order})"
+
+
+def entrants(bots: list[str] | str) -> list[tuple[str, str]]:
+    """(entrant name, bot) pairs from "bot" or "name=bot" items; names must differ."""
+    items = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    out = []
+    for item in items:
+        if not isinstance(item, str) or not item.strip():
+            raise ParameterError("bots", f"{item!r} is not a bot name")
+        name, sep, bot = item.partition("=")
+        name, bot = name.strip(), (bot.strip() if sep else name.strip())
+        if not name or not bot:
+            raise ParameterError("bots", f"'{item}' is not BOT or NAME=BOT")
+        out.append((name, bot))
+    names = [n for n, _ in out]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup:
+        raise ParameterError("bots", f"'{dup}' is entered twice; enter a bot again under "
+                             f"another name, e.g. {dup}2={dict(out)[dup]}")
+    if len(out) < 2:
+        raise ParameterError("bots", "a tournament needs at least two bots")
+    return out
+
+
+def line_ups(n: int, players: int) -> list[tuple[int, ...]]:
+    """Every set of ``players`` of ``n`` entrants, each in every cyclic order."""
+    if n < players:
+        raise ParameterError("bots", f"{n} bots cannot fill {players}-player tables without "
+                             "repeats: give at least as many bots as players")
+    return [(first, *rest) for combo in itertools.combinations(range(n), players)
+            for first in combo[:1] for rest in itertools.permutations(combo[1:])]
+
+
+def table_seed(seed: int, table: int) -> int:
+    """The seed of one table, drawn from the master seed (numpy's SeedSequence)."""
+    return int(np.random.SeedSequence([seed, table]).generate_state(1, np.uint64)[0]
+               & np.uint64(MAX_SEED))
+
+
+def tournament(game: str = "festival", players: int = 4, bots: list[str] | str | None = None,
+               games: int = 50_000, seed: int = 0, out: str | Path | None = None, *,
+               sets: dict | None = None, data: str | None = None,
+               threads: int | None = None, progress: bool = False) -> Tournament:
+    """Play ``bots`` (names, or NAME=BOT to enter a bot under another name; by default every
+    bot of the game) against each other at balanced tables of ``players`` for at least
+    ``games`` games in all, and rate them. ``out`` keeps the tables (resumable) with
+    ratings.csv, head_to_head.csv and scores.csv; without it they go to a temporary folder.
+
+    >>> t = tournament("festival", 4, "random,builder,hunter,greedy,explorer", games=20000)
+    >>> t.ratings
+    """
+    module = game_module(game)
+    whole("players", players, 1)
+    field = entrants(list(game_presets(game)) if bots is None else bots)
+    if sets is not None and not isinstance(sets, dict):
+        raise ParameterError("sets", f"must be a dict of rule: value, got {sets!r}")
+    tables = line_ups(len(field), players)
+    games = whole("games", games, 1, MAX_GAMES)
+    whole("seed", seed, 0, MAX_SEED)
+    per_table = players * math.ceil(games / (len(tables) * players))
+    engine_bots = [bot for _, bot in field]
+    module.prepare(players, [engine_bots[i] for i in tables[0]], data, True, sets=sets or None)
+    request = {"game": game, "players": players, "bots": [f"{n}={b}" for n, b in field],
+               "games": games, "games_per_table": per_table, "tables": len(tables),
+               "seed": seed, "sets": sets or {}, "data": data}
+    with work_folder(out) as folder:
+        claim(folder, "tournament", request)
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(tables) * per_table, unit="game", unit_scale=True,
+                       desc=f"tournament {game}")
+        frames = []
+        try:
+            for j, seats in enumerate(tables):
+                where = folder / "tables" / f"{j:04d}"
+                run(game, per_table, players, [engine_bots[i] for i in seats],
+                    table_seed(seed, j), where, threads=threads, data=data, progress=False,
+                    sets=sets or None)
+                df = load_results(where, columns=COLUMNS)
+                df["entrant"] = np.asarray(seats)[df["bot_slot"].to_numpy()]
+                df["game"] = df["game_index"].to_numpy() + j * per_table
+                frames.append(df[["game", "entrant", "score", "rank", "win"]])
+                if bar is not None:
+                    bar.update(per_table)
+        finally:
+            if bar is not None:
+                bar.close()
+        results = pd.concat(frames, ignore_index=True)
+        t = rate(results, [n for n, _ in field], players, seed)
+        t.summary |= {"request": request, "games": len(tables) * per_table,
+                      "tables": len(tables), "games_per_table": per_table}
+        t.ratings.to_csv(folder / "ratings.csv", index=False)
+        t.head_to_head.to_csv(folder / "head_to_head.csv", index=False)
+        t.scores.to_csv(folder / "scores.csv", index=False)
+        write_json(folder / "tournament.json", {"request": request, "status": "complete",
+                                                "result": t.summary})
+        return t
+
+
+def rate(results: pd.DataFrame, names: list[str], players: int, seed: int = 0) -> Tournament:
+    """Ratings, head-to-head rates and score distributions from rows of (game, entrant,
+    score, rank, win), ``players`` rows per game in game order."""
+    k = len(names)
+    entrant = results["entrant"].to_numpy().reshape(-1, players)
+    rank = results["rank"].to_numpy(dtype=float).reshape(-1, players)
+    n_games = len(entrant)
+    # one outcome per pair of seats of each game: cell (winner, loser) of a k x k matrix
+    cells, shares, game = [], [], []
+    for i, j in itertools.combinations(range(players), 2):
+        above = (rank[:, i] < rank[:, j]) + 0.5 * (rank[:, i] == rank[:, j])
+        for first, second, share in ((i, j, above), (j, i, 1 - above)):
+            cells.append(entrant[:, first] * k + entrant[:, second])
+            shares.append(share)
+            game.append(np.arange(n_games))
+    cells, shares, game = map(np.concatenate, (cells, shares, game))
+    wins = np.bincount(cells, weights=shares, minlength=k * k).reshape(k, k)
+    met = np.bincount(cells, minlength=k * k).reshape(k, k)
+    ratings = _fit(wins)
+    rng = np.random.default_rng(seed)
+    boot = np.empty((RESAMPLES, k))
+    for b in range(RESAMPLES):
+        weight = np.bincount(rng.integers(0, n_games, n_games), minlength=n_games)[game]
+        boot[b] = _fit(np.bincount(cells, weights=shares * weight,
+                                   minlength=k * k).reshape(k, k))
+    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+    by = results.groupby("entrant")
+    win_low, win_high = wilson(by["win"].sum().reindex(range(k)).to_numpy(),
+                               by.size().reindex(range(k)).to_numpy())
+    table = pd.DataFrame({
+        "bot": names, "rating": ratings, "ci_low": low, "ci_high": high,
+        "games": by.size().reindex(range(k)).to_numpy(),
+        "win_rate": by["win"].mean().reindex(range(k)).to_numpy(), "win_low": win_low,
+        "win_high": win_high, "mean_score": by["score"].mean().reindex(range(k)).to_numpy(),
+        "mean_rank": by["rank"].mean().reindex(range(k)).to_numpy()})
+    table = table.sort_values("rating", ascending=False, ignore_index=True)
+    pairs = [(a, b) for a in range(k) for b in range(k) if a != b and met[a, b]]
+    rate_ = np.array([wins[a, b] / met[a, b] for a, b in pairs])
+    n = np.array([met[a, b] for a, b in pairs], dtype=float)
+    lo, hi = wilson(rate_ * n, n)
+    h2h = pd.DataFrame({"bot": [names[a] for a, _ in pairs],
+                        "opponent": [names[b] for _, b in pairs], "games": n.astype(int),
+                        "above": [wins[a, b] for a, b in pairs], "rate": rate_,
+                        "ci_low": lo, "ci_high": hi,
+                        "se": np.sqrt(rate_ * (1 - rate_) / n)})
+    q = by["score"].quantile([0.05, 0.25, 0.5, 0.75, 0.95]).unstack()
+    scores = pd.DataFrame({"bot": names,
+                           "mean": by["score"].mean().reindex(range(k)).to_numpy(),
+                           "sd": by["score"].std().reindex(range(k)).to_numpy(),
+                           **{f"q{int(100 * c):02d}": q[c].reindex(range(k)).to_numpy()
+                              for c in q.columns}})
+    summary = {"ratings": "Bradley-Terry (choix ilsr_pairwise_dense) on every pair of each "
+               f"finishing order; {RESAMPLES} bootstrap resamples of games, 95% percentile "
+               "intervals", "order": list(table["bot"])}
+    return Tournament(table, h2h, scores, summary, results)
+
+
+def _fit(wins: np.ndarray) -> np.ndarray:
+    return choix.ilsr_pairwise_dense(wins, alpha=PRIOR)
+
+
