@@ -204,7 +204,7 @@ def compare(game: str = "festival", players: int = 4, bots=None, *, a_bots=None,
                      b_data, seed, b_seed)
     metric, tgt = default_metric(arms, players, metric, target)
     design = _design(alpha, beta, DELTA[metric] if delta is None else delta)
-    batch = whole("batch", batch, 100, MAX_GAMES)
+    batch = whole("batch", batch, 10, MAX_GAMES)
     if games is not None:
         total = whole("games", games, 2, MAX_GAMES)
     else:

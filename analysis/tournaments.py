@@ -206,7 +206,30 @@ def rate(results: pd.DataFrame, names: list[str], players: int, seed: int = 0) -
     summary = {"ratings": "Bradley-Terry (choix ilsr_pairwise_dense) on every pair of each "
                f"finishing order; {RESAMPLES} bootstrap resamples of games, 95% percentile "
                "intervals", "order": list(table["bot"])}
-    return Tournament(table, h2h, scores, summary, results)
+    t = Tournament(table, h2h, scores, summary, results)
+    t.summary["disagreements"] = disagreements(t)
+    return t
+
+
+def disagreements(t: Tournament, z: float = 3.0) -> list[str]:
+    """Where the ratings and the head-to-head results disagree: a pair rated in one order
+    whose head-to-head rate is more than ``z`` standard errors the other way, or whose rate
+    is more than ``z`` standard errors from a half while their rating intervals overlap."""
+    h2h = t.head_to_head.set_index(["bot", "opponent"])
+    r = t.ratings.set_index("bot")
+    out = []
+    for a, b in itertools.combinations(t.ratings["bot"], 2):  # a is rated above b
+        if (a, b) not in h2h.index:
+            continue
+        rate, se = h2h.loc[(a, b), "rate"], h2h.loc[(a, b), "se"]
+        clear = abs(rate - 0.5) > z * se
+        if clear and rate < 0.5:
+            out.append(f"{a} is rated above {b} but finished above it in {rate:.1%} of their "
+                       "games")
+        elif clear and r.loc[a, "ci_low"] <= r.loc[b, "ci_high"]:
+            out.append(f"{a} finished above {b} in {rate:.1%} of their games, yet their "
+                       "rating intervals overlap")
+    return out
 
 
 def _fit(wins: np.ndarray) -> np.ndarray:

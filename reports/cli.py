@@ -175,6 +175,8 @@ def cmd_tournament(a) -> int:
     for row in r.itertuples():
         print(f"  {row.bot:<12} rating {row.rating:+.3f} [{row.ci_low:+.3f}, {row.ci_high:+.3f}]"
               f"  win rate {100 * row.win_rate:.1f}%")
+    for line in t.summary["disagreements"]:
+        print(f"  note: {line}")
     print(f"page: {write_tournament_page(t, out)}")
     return 0
 
@@ -194,7 +196,11 @@ def games_help() -> str:
 
     lines = ["games, players and bots:"]
     for game in GAMES:
-        rules = read_toml(seeds_dir(game), "rules.toml")
+        try:
+            rules = read_toml(seeds_dir(game), "rules.toml")
+        except PlaytestError:  # an engine registered from elsewhere, without shipped data
+            lines.append(f"  {game}: engine {GAMES[game]}")
+            continue
         bots = ", ".join(game_presets(game))
         lines.append(f"  {game}: {rules['min_players']} to {rules['max_players']} players; "
                      f"bots {bots}")

@@ -10,7 +10,7 @@ import pandas as pd
 
 from analysis.sequential import Design
 from reports import plots
-from reports.html import CSS, img, note, table_html
+from reports.html import img, note, table_html, write_page
 from sim.core.errors import PlaytestError
 
 RATES = ("win", "start_win")  # per-game values that are win shares: shown in percent
@@ -93,9 +93,4 @@ def write_compare_page(folder: str | Path) -> Path:
                          f"alpha {design.alpha}, then an equivalence test (two one-sided "
                          f"tests) at +/- {design.delta}."))
     title = f"playtest compare: {req['game']}, {req['players']} players"
-    page = folder / "compare.html"
-    page.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>"
-                    f"{html.escape(title)}</title><style>{CSS}</style></head><body>"
-                    f"<h1>{html.escape(title)}</h1>" + "\n".join(body) + "</body></html>",
-                    encoding="utf-8")
-    return page
+    return write_page(folder / "compare.html", title, body)

@@ -319,8 +319,12 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     shown = "".join(body)  # a link for each section this game has
     nav = "<nav>" + "".join(f"<a href='#{k}'>{v}</a>" for k, v in SECTIONS
                             if f"id='{k}'" in shown) + "</nav>"
-    page = out / "index.html"
-    page.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>playtest: "
+    return write_page(out / "index.html", f"playtest: {title}", body, nav)
+
+
+def write_page(page: Path, title: str, body: list[str], nav: str = "") -> Path:
+    """One self-contained HTML page: the title, the navigation, the sections."""
+    page.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>"
                     f"{html.escape(title)}</title><style>{CSS}</style></head><body>"
                     f"<h1>{html.escape(title)}</h1>{nav}" + "\n".join(body) + "</body></html>",
                     encoding="utf-8")

@@ -9,17 +9,16 @@ import pandas as pd
 
 from analysis.tournaments import PRIOR, RESAMPLES, Tournament
 from reports import plots
-from reports.html import CSS, img, note, table_html
+from reports.html import img, note, table_html, write_page
 
 
-def _shown(df: pd.DataFrame, percent: tuple[str, ...], decimals: dict[str, int]) -> str:
-    """A table with rates in percent and other numbers to the given decimals."""
+def _shown(df: pd.DataFrame, percent: tuple[str, ...], formats: dict[str, str]) -> str:
+    """A table with rates in percent and other numbers in the given formats."""
     out = df.copy()
     for c in percent:
         out[c] = out[c].map(lambda x: f"{100 * x:.2f}%")
-    for c, d in decimals.items():
-        out[c] = out[c].map(lambda x, d=d: f"{x:+.{d}f}" if c.startswith("rating")
-                            or c.startswith("ci_") else f"{x:.{d}f}")
+    for c, spec in formats.items():
+        out[c] = out[c].map(spec.format)
     return table_html(out)
 
 
@@ -51,22 +50,23 @@ def write_tournament_page(t: Tournament, folder: str | Path) -> Path:
              f"A prior of {PRIOR} games per pair keeps a bot that never wins finite. Win "
              "rates with Wilson intervals (a shared win counts 1/k)."),
         _shown(t.ratings, ("win_rate", "win_low", "win_high"),
-               {"rating": 3, "ci_low": 3, "ci_high": 3, "mean_score": 2, "mean_rank": 2}),
+               {"rating": "{:+.3f}", "ci_low": "{:+.3f}", "ci_high": "{:+.3f}",
+                "mean_score": "{:.2f}", "mean_rank": "{:.2f}"}),
         img(plots.rating_bars(t.ratings), "ratings"),
+        note("The ratings agree with the head-to-head results: no pair is rated against its "
+             "head-to-head rate, and every pair whose rate is more than 3 standard errors "
+             "from a half has rating intervals apart.") if not t.summary["disagreements"]
+        else "<p class='warn'>" + "<br>".join(map(html.escape, t.summary["disagreements"]))
+        + "</p>",
         "<h2 id='head-to-head'>Head to head</h2>",
         note("How often the first bot finished above the second in the games both played "
              "(each pair met in the same number of games), with a 95% Wilson interval."),
         img(plots.head_to_head(matrix), "head to head"),
         _shown(h2h.assign(se=100 * h2h["se"]).rename(columns={"se": "se_pp"}),
-               ("rate", "ci_low", "ci_high"), {"above": 1, "se_pp": 2}),
+               ("rate", "ci_low", "ci_high"), {"above": "{:.1f}", "se_pp": "{:.2f}"}),
         "<h2 id='scores'>Scores</h2>",
         table_html(t.scores),
         img(plots.score_hist(rows), "score distributions"),
     ]
     title = f"playtest tournament: {req['game']}, {req['players']} players"
-    page = folder / "index.html"
-    page.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>"
-                    f"{html.escape(title)}</title><style>{CSS}</style></head><body>"
-                    f"<h1>{html.escape(title)}</h1>" + "\n".join(body) + "</body></html>",
-                    encoding="utf-8")
-    return page
+    return write_page(folder / "index.html", title, body)

@@ -9,12 +9,21 @@ import numpy as np
 import pytest
 
 from sim.core.errors import PlaytestError
+from sim.core.registry import GAMES, register_game
 from sim.core.rng import game_stream
 from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival.data import load
 from sim.festival.play import new_buffers
 from sim.festival.tables import ANY, KIND_PAIR
+
+
+@pytest.fixture
+def toy_registered():
+    """The toy game of tests/toy_game.py, playable as "toy" for one test."""
+    register_game("toy", "toy_game")
+    yield
+    GAMES.pop("toy")
 
 
 @pytest.fixture(scope="session")

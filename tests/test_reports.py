@@ -8,15 +8,7 @@ import pytest
 from reports.bench import cases
 from reports.cli import main
 from reports.html import write_report
-from sim.core.registry import GAMES, register_game
 from sim.core.runner import run
-
-
-@pytest.fixture
-def toy_registered():
-    register_game("toy", "toy_game")
-    yield
-    GAMES.pop("toy")
 
 
 def test_a_registered_toy_game_gets_a_complete_report(tmp_path, toy_registered):

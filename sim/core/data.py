@@ -22,11 +22,9 @@ LOADERS = {"festival": "sim.festival.data", "dice_theme_park": "sim.dice_theme_p
 def seeds_dir(game: str) -> Path:
     """The shipped data folder of ``game`` (a checkout's ``seeds/<game>``)."""
     here = Path(__file__).resolve().parents[2] / "seeds" / game
-    if here.is_dir():
-        return here
-    from importlib import resources
-
-    return Path(str(resources.files("seeds") / game))
+    if not here.is_dir():
+        raise PlaytestError(f"{game} has no shipped data folder ({here} is missing)")
+    return here
 
 
 def data_folder(game: str, folder: str | Path | None) -> Path:
