@@ -12,6 +12,11 @@
    1 - beta of the time, after fewer games on average than the fixed-n paired t-test of the
    same alpha and power needs.
 
+3. What pairing gives (``--pairing``): for rule variants and a bot swap, the variance of an
+   unpaired difference over that of the paired one, estimated from the paired games (the
+   arms' variances summed over the differences' variance) and checked against arms really
+   played on separate seeds.
+
 The README's "Comparisons" section holds the latest numbers.
 """
 
@@ -51,6 +56,29 @@ def _line(name: str, verdicts: Counter, games: np.ndarray, fixed: list[int], wro
             f"{games.mean():,.0f} (max {games.max():,}) | {int(np.median(fixed)):,} |")
 
 
+VARIANTS = {  # name: (arm B's overrides, arm B's slot 0 bot)
+    "crowd_pleaser_tiles=2 (scoring: fewer crowd-pleasers)": ({"crowd_pleaser_tiles": 2}, None),
+    "crowd_pleaser_tiles=0 (scoring: none)": ({"crowd_pleaser_tiles": 0}, None),
+    "end_completed_objectives=5 (an earlier end)": ({"end_completed_objectives": 5}, None),
+    "explorer in slot 0 (a bot swap)": ({}, "explorer"),
+}
+
+
+def pairing(game: str, players: int, bot: str, games: int) -> None:
+    """The variance reduction of pairing, estimated and measured, per variant and value."""
+    print(f"| variant ({games:,} games per arm) | value | B - A | variance reduction, "
+          "estimated | measured on separate seeds |\n|---|---|---|---|---|")
+    for name, (sets, swap) in VARIANTS.items():
+        b_bots = [swap] + [bot] * (players - 1) if swap else None
+        runs = [compare(game, players, bot, b_bots=b_bots, b_sets=sets or None, games=games,
+                        batch=games, b_seed=b_seed) for b_seed in (None, 10**9)]
+        paired, unpaired = ({r["value"]: r for r in c.summary["also"]} for c in runs)
+        for value in ("win", "table_score", "length"):
+            measured = (unpaired[value]["sd_paired"] / paired[value]["sd_paired"]) ** 2
+            print(f"| {name} | {paired[value]['label']} | {paired[value]['difference']:+.3f} "
+                  f"| {paired[value]['variance_reduction']:.2f} | {measured:.2f} |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", default="festival")
@@ -60,8 +88,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeats", type=int, default=200)
     p.add_argument("--alpha", type=float, default=0.05)
     p.add_argument("--beta", type=float, default=0.2)
+    p.add_argument("--pairing", type=int, metavar="GAMES",
+                   help="measure only what pairing gives, on GAMES games per arm")
     a = p.parse_args(argv)
     t0 = time.perf_counter()
+    if a.pairing:
+        pairing(a.game, a.players, a.bot, a.pairing)
+        print(f"\n{time.perf_counter() - t0:.0f} s")
+        return 0
     same = [a.bot] * a.players
     planted = [a.planted] + same[1:]
     # the planted difference, measured once on many games to set delta at it

@@ -89,3 +89,21 @@ def test_a_rerun_plays_only_the_missing_and_damaged_chunks(tmp_path, monkeypatch
     assert load_results(out).equals(whole)
     info = json.loads((out / "run.json").read_text())
     assert info["status"] == "complete" and info["chunks_done"] == 5
+
+
+def test_a_run_grown_chunk_by_chunk_is_a_single_runs(tmp_path):
+    """``upto`` (how a comparison grows its arms) plays only the chunks before it and leaves
+    the run partial; growing it to the end gives the rows of a single run."""
+    from sim.core.runner import read_chunk, run, verify
+
+    out = tmp_path / "grown"
+    args = ("festival", 40000, 4, ["greedy"] * 4, 4, out)
+    info = run(*args, chunk_size=20000, progress=False, upto=20000)
+    assert info["status"] == "partial" and info["games_now"] == 20000
+    assert read_chunk(out, 0) is not None and read_chunk(out, 1) is None
+    with pytest.raises(Exception, match="incomplete"):
+        verify(out)
+    assert run(*args, chunk_size=20000, progress=False, upto=20000)["games_now"] == 0
+    info = run(*args, chunk_size=20000, progress=False, upto=40000)
+    assert info["status"] == "complete" and info["games_now"] == 20000
+    assert load_results(out).equals(_single(tmp_path))

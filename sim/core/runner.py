@@ -391,18 +391,12 @@ def verify(out: str | Path) -> dict:
     return info
 
 
-def load_results(out: str | Path, columns: list[str] | None = None,
-                 games: int | None = None) -> pd.DataFrame:
-    """The results table of a complete, verified run folder, in game and seat order; with
-    ``games``, its first ``games`` games, whose chunks must be there even if the run is not
-    complete (a sequential comparison reads its arms as they grow)."""
-    if games is None:
-        info = verify(out)
-        req = info["request"]
-        count = Chunks(req["games"], req["chunk_size"]).count
-    else:
-        req, count = _first_chunks(out, games)
-    files = [_part(Path(out) / "data", i) for i in range(count)]
+def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """The results table of a complete, verified run folder, in game and seat order."""
+    info = verify(out)
+    req = info["request"]
+    files = [_part(Path(out) / "data", i) for i in range(Chunks(req["games"],
+                                                                req["chunk_size"]).count)]
     try:
         table = pa.concat_tables([pq.read_table(f, columns=columns) for f in files])
     except (OSError, pa.ArrowException) as e:
@@ -412,40 +406,13 @@ def load_results(out: str | Path, columns: list[str] | None = None,
     # near one copy of the table instead of two
     df = table.to_pandas(split_blocks=True, self_destruct=True)
     del table
-    n = req["games"] if games is None else games
     if "game_index" in df.columns:
         g = df["game_index"].to_numpy()
-        if len(g) != n * req["players"] or (len(g) and (
-                g[0] != 0 or g[-1] != n - 1 or (g[1:] < g[:-1]).any())):
-            raise PlaytestError(f"{out}: the rows are not games 0..{n - 1} in order; rerun "
-                                "the same simulate command to repair them")
+        if len(g) != req["games"] * req["players"] or (len(g) and (
+                g[0] != 0 or g[-1] != req["games"] - 1 or (g[1:] < g[:-1]).any())):
+            raise PlaytestError(f"{out}: the rows are not games 0..{req['games'] - 1} in "
+                                "order; rerun the same simulate command to repair them")
     return df
-
-
-def _first_chunks(out: str | Path, games: int) -> tuple[dict, int]:
-    """(request, number of chunks) holding the first ``games`` games of a run folder, each
-    there and sound, else one line naming the first that is not."""
-    req = read_info(out).get("request", {})
-    try:
-        chunks = Chunks(req["games"], req["chunk_size"])
-        players = req["players"]
-    except (KeyError, TypeError, ZeroDivisionError):
-        raise PlaytestError(f"{out}/run.json does not describe a run") from None
-    whole("games", games, 1, chunks.games)
-    if games % chunks.size and games != chunks.games:
-        raise ParameterError("games", f"must end a chunk of {chunks.size:,} games")
-    count = -(-games // chunks.size)
-    parts = Path(out) / "data"
-    for i in range(count):
-        path = _part(parts, i)
-        try:
-            rows = pq.read_metadata(path).num_rows
-        except (OSError, pa.ArrowException):
-            rows = -1
-        if rows != chunks[i][2] * players:
-            raise PlaytestError(f"{out}: {path.name} is missing or damaged; rerun the same "
-                                "command to repair it")
-    return req, count
 
 
 def simulate_frame(game: str, games: int, players: int, bots: list[str] | None, seed: int,
