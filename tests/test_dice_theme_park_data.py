@@ -1,6 +1,7 @@
 """The shipped Dice Theme Park data against the seed, and refusal of broken copies."""
 
 
+import itertools
 import subprocess
 import sys
 
@@ -125,11 +126,11 @@ def broken(tmp_path, dtp):
     ("attractions.csv", "Bumper Cars,A,5,0,pair_equal,any", "Bumper Cars,A,5,0,pair_equal,green",
      "takes dice of any colour"),
     ("attractions.csv", "Duck Pond,A,4,", "Duck Pond,A,-4,", "row 10, field 'cost': -4 is below 0"),
-    ("attractions.csv", "seating,blue,1,2;3", "seating,purple,1,2;3", "field 'colour'"),
-    ("attractions.csv", "seating,blue,1,2;3", "none,blue,1,2;3", "field 'amenity'"),
+    ("attractions.csv", "drink,blue,1,4;5", "drink,purple,1,4;5", "field 'colour'"),
+    ("attractions.csv", "drink,blue,1,4;5", "none,blue,1,4;5", "field 'amenity'"),
     ("attractions.csv", "Duck Pond,A,4,0", "Duck Pond,A,4,1", "only grey attractions"),
     ("attractions.csv", "Carousel,basic,0,0", "Carousel,basic,0,1", "only grey attractions"),
-    ("attractions.csv", "seating,blue,1,2;3", "seating,blue,1,2;3;4", "at most 2 upgrade"),
+    ("attractions.csv", "drink,blue,1,4;5", "drink,blue,1,4;5;6", "at most 2 upgrade"),
     ("attractions.csv", "Duck Pond,A,", "Duck Pond,B,", "19 attractions in 'A'"),
     ("attractions.csv", "Duck Pond,", "Log Flume,", "'Log Flume' appears twice"),
     ("monorails.csv", "M2-3,2,", "M2-3,3,", "2 monorails for 2 players"),
@@ -154,7 +155,7 @@ def broken(tmp_path, dtp):
     ("administrators.csv", "6;7;8", "6;8;7", "must rise"),
     ("administrators.csv", "builder,improve,upgrade_discount,any,1", "builder,improve,"
      "upgrade_discount,any,0", "0 is below 1"),
-    ("skills.csv", "recolour-3,recolour,any,0,0,reconstructed\n", "", "29 rows"),
+    ("skills.csv", "recolour-3,recolour,any,0,0,seed\n", "", "29 rows"),
     ("skills.csv", "tips-blue,money_per_die,blue,2,6", "tips-blue,money_per_die,blue,2,x",
      "field 'limit'"),
 ])
@@ -172,3 +173,67 @@ def test_the_command_line_refuses_a_broken_copy_in_one_line(broken):
     ok = subprocess.run([sys.executable, "-m", "reports.cli", "data", "dice_theme_park"],
                         capture_output=True, text=True)
     assert ok.returncode == 0 and "attractions.csv: 40 rows" in ok.stdout
+
+
+def test_the_requirement_reference_meets_the_seeds_examples():
+    from sim.dice_theme_park.balance import can_operate, party_meets
+
+    blue, green, yellow = 0, 1, 2
+    assert party_meets("colour_greater", blue, ((blue, 5), (yellow, 4)))  # Log Flume
+    assert not party_meets("colour_greater", blue, ((blue, 4), (yellow, 4)))
+    assert party_meets("odd_even", yellow, ((yellow, 1), (blue, 4)))  # Ferris Wheel
+    assert not party_meets("odd_even", yellow, ((blue, 1), (yellow, 4)))
+    assert can_operate("single", blue, [(yellow, 2), (blue, 3)])  # Duck Pond
+    assert not can_operate("single", blue, [(yellow, 2), (green, 3)])
+    assert can_operate("run_three", D.ANY, [(blue, 2), (green, 5), (yellow, 4)])
+    assert not can_operate("run_three", D.ANY, [(blue, 2), (green, 2), (yellow, 4)])
+
+
+def test_stars_follow_how_hard_a_requirement_is(dtp):
+    """rules.md's balance: a requirement clearly easier for three random dice (by 0.1) never
+    has more stars; a three-dice party counts one star more (it lowers three dice)."""
+    from sim.dice_theme_park.balance import difficulty
+
+    base = {}
+    for r in dtp.attractions:
+        if D.STACKS[r["stack"]] == "entrance":
+            continue
+        kind = D.REQUIREMENTS[r["requirement"]]
+        key = (kind, r["requirement_colour"] != D.ANY)
+        stars = int(r["stars"]) - (D.STACKS[r["stack"]] == "B") - (kind in ("run_three",
+                                                                            "three_equal"))
+        assert base.setdefault(key, stars) == stars, key  # one star value per requirement
+    share = {key: difficulty(key[0], key[1], 3, trials=1500) for key in base}
+    for a, b in itertools.permutations(base, 2):
+        if share[a] > share[b] + 0.1:
+            assert base[a] <= base[b], (a, b)
+
+
+def test_income_tiles_and_upgrades_pay_in_line_with_their_peers(dtp):
+    """Value per $ over a tile's expected life (balance.py): a tile with income within the
+    range of the tiles of its stack without; no upgrade above the best tile of its stack."""
+    from sim.dice_theme_park.balance import LIFE, UPGRADE_OPERATIONS, value_per_dollar
+
+    values = {"A": [], "B": []}
+    income = {"A": [], "B": []}
+    for r in dtp.attractions:
+        stack = D.STACKS[r["stack"]]
+        if stack not in values:
+            continue
+        v = value_per_dollar(int(r["stars"]), int(r["income"]), int(r["cost"]), *LIFE[stack])
+        (income if r["income"] else values)[stack].append(v)
+        if r["income"]:
+            assert r["upgrade_1"] == D.ANY  # a tile has income or upgrade spaces, not both
+    for stack in values:
+        assert min(values[stack]) - 0.1 <= min(income[stack])
+        assert max(income[stack]) <= max(values[stack]) + 0.1
+        spaces = [int(r[f"upgrade_{k}"]) for r in dtp.attractions for k in (1, 2)
+                  if D.STACKS[r["stack"]] == stack and r[f"upgrade_{k}"] != D.ANY]
+        assert max(2 * UPGRADE_OPERATIONS[stack] / c for c in spaces) <= max(values[stack])
+
+
+def test_monorail_sets_are_even(dtp):
+    """Within a player count's set the monorails' pip totals differ by at most 4."""
+    for n in (2, 3, 4):
+        totals = dtp.monorails["pips"][dtp.monorails["players"] == n].sum(axis=1)
+        assert totals.max() - totals.min() <= 4, (n, totals)
