@@ -1,0 +1,392 @@
+"""Dice Theme Park's rules as compiled functions on the flat state (state.py) and the packed
+tables (tables.py), each callable on a hand-built state: setup, planning (turn order, income),
+the round's objective, the end scoring. Rule numbers refer to seeds/dice_theme_park/rules.md.
+
+Status: the intro game's setup, planning and scoring; the welcome, expand, improve, operate
+and upkeep phases and the game loop follow (issue 10).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import randint, shuffle
+from sim.dice_theme_park import state as S
+from sim.dice_theme_park import tables as TB
+
+P_START_MONEY = TB.PARAMS + TB.P["start_money"]
+P_ENTRANCE_INCOME = TB.PARAMS + TB.P["entrance_income"]
+P_MAPS_AT_START = TB.PARAMS + TB.P["maps_at_start"]
+P_UPGRADES_EACH = TB.PARAMS + TB.P["upgrades_of_each_kind"]
+P_MONEY_PER_STAR = TB.PARAMS + TB.P["money_per_star_at_end"]
+P_ATTRACTIONS = TB.PARAMS + TB.P["attractions"]
+P_OBJECTIVES = TB.PARAMS + TB.P["objectives"]
+P_MONORAILS = TB.PARAMS + TB.P["monorails"]
+P_ENTRANCE_HEX = TB.PARAMS + TB.P["entrance_hex"]
+P_DICE_PER_COLOUR = TB.PARAMS + TB.P["dice_per_colour"]
+
+
+# ---------------------------------------------------------------- dice
+
+
+@njit
+def draw_die(st, rng) -> int:
+    """A die's colour drawn at random from the bag (rules.md 1: an empty bag takes the
+    set-aside dice first; with none, a substitute of a random colour is counted)."""
+    total = st[S.BAG] + st[S.BAG + 1] + st[S.BAG + 2]
+    if total == 0:
+        for c in range(S.COLOURS):
+            st[S.BAG + c] += st[S.ASIDE + c]
+            st[S.ASIDE + c] = 0
+        total = st[S.BAG] + st[S.BAG + 1] + st[S.BAG + 2]
+    if total == 0:
+        c = randint(rng, S.COLOURS)
+        st[S.SUBST + c] += 1
+        return c
+    k = randint(rng, total)
+    for c in range(S.COLOURS):
+        if k < st[S.BAG + c]:
+            st[S.BAG + c] -= 1
+            return c
+        k -= st[S.BAG + c]
+    return S.COLOURS - 1  # not reached
+
+
+@njit
+def add_die(st, p, hex_, colour, pips) -> int:
+    """Put a die of ``colour`` and ``pips`` on hex ``hex_`` of seat p's park; its slot."""
+    for i in range(S.DICE):
+        if st[S.DIE_AT + i] == S.NOWHERE:
+            st[S.DIE_COL + i] = colour
+            st[S.DIE_PIPS + i] = pips
+            st[S.DIE_AT + i] = p * S.HEXES + hex_
+            st[S.DIE_TINT + i] = -1
+            if i >= st[S.DICE_N]:
+                st[S.DICE_N] = i + 1
+            return i
+    return -1  # the pool is full: more dice than any game holds
+
+
+@njit
+def discard_die(st, i) -> None:
+    """Die slot i leaves the park for the bag."""
+    st[S.BAG + st[S.DIE_COL + i]] += 1
+    st[S.DIE_AT + i] = S.NOWHERE
+    st[S.DIE_TINT + i] = -1
+
+
+@njit
+def fill_monorails(st, tab, rng) -> None:
+    """Every space of every monorail in play gets a die from the bag at its printed pips,
+    left to right, top to bottom."""
+    for m in range(st[S.MONO_N]):
+        card = st[S.MONO_CARD + m]
+        for s in range(S.SPACES):
+            st[S.MONO_COL + m * S.SPACES + s] = draw_die(st, rng)
+            st[S.MONO_PIPS + m * S.SPACES + s] = tab[TB.MONO_PIPS + card * S.SPACES + s]
+
+
+# ---------------------------------------------------------------- setup
+
+
+@njit
+def setup(st, tab, n_players, mode, rng) -> None:
+    """Setup up to the starting attraction (rules.md "Setup" 1-10 and 12): bag, monorails,
+    objectives, turn order, the players' components, the stacks, two A tiles dealt to each
+    player (``DEALT``). Each player then keeps one (``keep_start_tile``) and the display is
+    laid out (``lay_start_display``)."""
+    st[:] = 0
+    st[S.N_PLAYERS] = n_players
+    st[S.MODE] = mode
+    st[S.ROUNDS] = tab[TB.ROUNDS + mode]
+    for c in range(S.COLOURS):
+        st[S.BAG + c] = tab[TB.IN_BAG + n_players]
+        st[S.ASIDE + c] = tab[P_DICE_PER_COLOUR] - tab[TB.IN_BAG + n_players]
+    for i in range(S.DICE):
+        st[S.DIE_AT + i] = S.NOWHERE
+        st[S.DIE_TINT + i] = -1
+    # monorails: the set for the player count, in table order
+    k = 0
+    for m in range(tab[P_MONORAILS]):
+        if tab[TB.MONO_PLAYERS + m] == n_players:
+            st[S.MONO_CARD + k] = m
+            st[S.MONO_TAKEN + k] = -1
+            k += 1
+    st[S.MONO_N] = k
+    fill_monorails(st, tab, rng)
+    # objectives: one under each objective round, never two of one colour
+    n_obj = tab[P_OBJECTIVES]
+    deck = np.empty(n_obj, dtype=np.int64)
+    for i in range(n_obj):
+        deck[i] = i
+    shuffle(rng, deck, 0, n_obj)
+    used = 0  # bit per objective colour dealt
+    top = 0
+    for r in range(S.MAX_ROUNDS):
+        st[S.OBJECTIVE + r] = -1
+        if r < st[S.ROUNDS] and tab[TB.OBJECTIVE_ROUND + mode * S.MAX_ROUNDS + r] == 1:
+            while top < n_obj and (used >> tab[TB.OBJ_COLOUR + deck[top]]) & 1:
+                top += 1  # a colour already dealt: discarded, the next card is drawn
+            if top < n_obj:
+                st[S.OBJECTIVE + r] = deck[top]
+                used |= 1 << tab[TB.OBJ_COLOUR + deck[top]]
+                top += 1
+    # turn order: random; "the previous order" of round 1 is this one
+    for i in range(n_players):
+        st[S.ORDER + i] = i
+    shuffle(rng, st, S.ORDER, n_players)
+    for i in range(n_players):
+        st[S.PREV_ORDER + i] = st[S.ORDER + i]
+    # the players' components and start piece
+    entrance = tab[P_ENTRANCE_HEX]
+    for p in range(n_players):
+        b = S.seat(p)
+        st[b + S.MONEY] = tab[P_START_MONEY]
+        for k in range(S.STAFF):
+            st[b + S.HAND + k] = 1
+        st[b + S.PLAYED] = -1
+        st[b + S.PLAYED + 1] = -1
+        st[b + S.MAPS_UP] = tab[P_MAPS_AT_START]
+        st[b + S.MASCOTS] = 1
+        for k in range(S.UPGRADE_KINDS):
+            st[b + S.UPGRADES + k] = tab[P_UPGRADES_EACH]
+        for h in range(S.HEXES):
+            st[b + S.TILE + h] = -1
+        basic = 0
+        for a in range(tab[P_ATTRACTIONS]):
+            kind = tab[TB.ATT_STACK + a]
+            if kind == TB.STACK_ENTRANCE:
+                st[b + S.TILE + entrance] = a
+            elif kind == TB.STACK_BASIC:
+                # the k-th basic attraction on the k-th basic hex of park.csv
+                seen = 0
+                for h in range(S.HEXES):
+                    if tab[TB.HEX_ROLE + h] == TB.ROLE_BASIC:
+                        if seen == basic:
+                            st[b + S.TILE + h] = a
+                        seen += 1
+                basic += 1
+    # the stacks, shuffled, and two A tiles dealt to each player in turn order
+    for a in range(tab[P_ATTRACTIONS]):
+        kind = tab[TB.ATT_STACK + a]
+        if kind == TB.STACK_A:
+            st[S.STACK_A + st[S.STACK_A_N]] = a
+            st[S.STACK_A_N] += 1
+        elif kind == TB.STACK_B:
+            st[S.STACK_B + st[S.STACK_B_N]] = a
+            st[S.STACK_B_N] += 1
+    shuffle(rng, st, S.STACK_A, st[S.STACK_A_N])
+    shuffle(rng, st, S.STACK_B, st[S.STACK_B_N])
+    for i in range(n_players):
+        b = S.seat(st[S.ORDER + i])
+        for k in range(2):
+            st[S.STACK_A_N] -= 1
+            st[b + S.DEALT + k] = st[S.STACK_A + st[S.STACK_A_N]]
+        st[b + S.KEPT] = -1
+
+
+@njit
+def start_hexes(st, tab, p, out) -> int:
+    """The free setup hexes of seat p's park, into ``out``; their number."""
+    n = 0
+    b = S.seat(p)
+    for h in range(S.HEXES):
+        if tab[TB.HEX_ROLE + h] == TB.ROLE_SETUP and st[b + S.TILE + h] == -1:
+            out[n] = h
+            n += 1
+    return n
+
+
+@njit
+def keep_start_tile(st, tab, p, which, hex_) -> None:
+    """Seat p keeps dealt tile ``which`` (0 or 1), built free on setup hex ``hex_``; the
+    other goes back to stack A."""
+    b = S.seat(p)
+    kept = st[b + S.DEALT + which]
+    st[b + S.KEPT] = kept
+    st[b + S.TILE + hex_] = kept
+    st[S.STACK_A + st[S.STACK_A_N]] = st[b + S.DEALT + 1 - which]
+    st[S.STACK_A_N] += 1
+
+
+@njit
+def lay_start_display(st, tab, rng) -> None:
+    """Stack A reshuffled with the returned tiles; players + 1 tiles from it face up."""
+    shuffle(rng, st, S.STACK_A, st[S.STACK_A_N])
+    st[S.DISPLAY_N] = 0
+    for _ in range(st[S.N_PLAYERS] + 1):
+        if st[S.STACK_A_N] > 0:
+            st[S.STACK_A_N] -= 1
+            st[S.DISPLAY + st[S.DISPLAY_N]] = st[S.STACK_A + st[S.STACK_A_N]]
+            st[S.DISPLAY_N] += 1
+
+
+# ---------------------------------------------------------------- planning
+
+
+@njit
+def play_staff(st, tab, p, first, second) -> None:
+    """Seat p plays staff ``first`` and ``second`` from its hand (the same staff twice only
+    when the hand holds two)."""
+    b = S.seat(p)
+    st[b + S.HAND + first] -= 1
+    st[b + S.HAND + second] -= 1
+    st[b + S.PLAYED] = first
+    st[b + S.PLAYED + 1] = second
+
+
+@njit
+def staff_sum(st, tab, p) -> int:
+    b = S.seat(p)
+    return tab[TB.STAFF_PIPS + st[b + S.PLAYED]] + tab[TB.STAFF_PIPS + st[b + S.PLAYED + 1]]
+
+
+@njit
+def set_turn_order(st, tab) -> None:
+    """The new turn order: lowest staff sum first; ties to fewer stars, then to the reverse
+    of the previous order (the setup order in round 1)."""
+    n = st[S.N_PLAYERS]
+    for i in range(n):
+        st[S.PREV_ORDER + i] = st[S.ORDER + i]
+    key = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        p = st[S.PREV_ORDER + i]
+        # later in the previous order goes first among full ties
+        key[i] = (staff_sum(st, tab, p) * 100_000 + st[S.seat(p) + S.STARS]) * 8 + (n - 1 - i)
+    order = np.argsort(key)
+    for i in range(n):
+        st[S.ORDER + i] = st[S.PREV_ORDER + order[i]]
+
+
+@njit
+def income(st, tab, p) -> int:
+    """Seat p's income this round: its two staff cards' money, then the printed income of
+    its tiles (the entrance's $1 included)."""
+    b = S.seat(p)
+    total = tab[TB.STAFF_MONEY + st[b + S.PLAYED]] + tab[TB.STAFF_MONEY + st[b + S.PLAYED + 1]]
+    for h in range(S.HEXES):
+        a = st[b + S.TILE + h]
+        if a >= 0:
+            total += tab[TB.ATT_INCOME + a]
+    return total
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@njit
+def add_stars(st, p, source, stars) -> None:
+    b = S.seat(p)
+    st[b + S.STARS] += stars
+    st[b + S.SCORE + source] += stars
+
+
+@njit
+def rank_and_split(values, n, stars, best_most, out) -> None:
+    """Stars of a ranking (objectives): places by ``values`` (highest first when
+    ``best_most``), ``stars[k]`` for place k; tied players add up the stars of the places
+    they share and split them equally, rounded up."""
+    for i in range(n):
+        better = 0
+        equal = 0
+        for j in range(n):
+            if best_most and values[j] > values[i] or not best_most and values[j] < values[i]:
+                better += 1
+            elif values[j] == values[i]:
+                equal += 1
+        total = 0
+        for k in range(better, better + equal):
+            if k < n - 1:
+                total += stars[k]
+        out[i] = -(-total // equal)
+
+
+@njit
+def objective_measure(st, tab, p, measure) -> int:
+    """Seat p's value of objective measure ``measure`` (data.MEASURES order)."""
+    b = S.seat(p)
+    if measure == 0:  # money
+        return st[b + S.MONEY]
+    if measure == 1 or measure == 2:  # dice in the park, pips in the park
+        total = 0
+        for i in range(st[S.DICE_N]):
+            at = st[S.DIE_AT + i]
+            if at != S.NOWHERE and at // S.HEXES == p:
+                total += 1 if measure == 1 else st[S.DIE_PIPS + i]
+        return total
+    if measure == 3 or measure == 4:  # attractions (not the entrance), amenity kinds
+        count = 0
+        kinds = 0
+        for h in range(S.HEXES):
+            a = st[b + S.TILE + h]
+            if a >= 0 and tab[TB.ATT_STACK + a] != TB.STACK_ENTRANCE:
+                count += 1
+                if tab[TB.ATT_AMENITY + a] >= 0:
+                    kinds |= 1 << tab[TB.ATT_AMENITY + a]
+        if measure == 3:
+            return count
+        n = 0
+        while kinds:
+            n += kinds & 1
+            kinds >>= 1
+        return n
+    if measure == 5:  # upgrades installed
+        n = 0
+        for h in range(S.HEXES):
+            u = st[b + S.UPGRADE + h]
+            while u:
+                n += u & 1
+                u >>= 1
+        return n
+    if measure == 6:  # mascots (the starting one counts, rules.md 15)
+        return st[b + S.MASCOTS]
+    if measure == 7:
+        return st[b + S.OPS_ROUND]
+    return st[b + S.STARS_ROUND]
+
+
+@njit
+def score_objective(st, tab, card) -> None:
+    """The round's objective ``card``: every seat ranked by its measure, stars as the
+    player count's table says (rules.md, upkeep 3)."""
+    n = st[S.N_PLAYERS]
+    values = np.empty(n, dtype=np.int64)
+    for p in range(n):
+        values[p] = objective_measure(st, tab, p, tab[TB.OBJ_MEASURE + card])
+    stars = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
+    for k in range(n - 1):
+        stars[k] = tab[TB.OBJECTIVE_STARS + n * S.MAX_PLAYERS + k]
+    out = np.empty(n, dtype=np.int64)
+    rank_and_split(values, n, stars, tab[TB.OBJ_BEST + card] == 0, out)
+    for p in range(n):
+        add_stars(st, p, S.SRC_OBJECTIVES, out[p])
+
+
+@njit
+def end_money(st, tab) -> None:
+    """1 star per $3 left (rounded down) for every seat."""
+    for p in range(st[S.N_PLAYERS]):
+        add_stars(st, p, S.SRC_MONEY, st[S.seat(p) + S.MONEY] // tab[P_MONEY_PER_STAR])
+
+
+@njit
+def winners(st, tab, dice_after_ones, out) -> int:
+    """The winning seats into ``out``, their number: most stars, then most dice in the park
+    (``dice_after_ones[p]``, counted after the tied players discard their 1s), then most
+    money; a remaining tie shares the win."""
+    n = st[S.N_PLAYERS]
+    best = -1
+    for p in range(n):
+        b = S.seat(p)
+        key = (st[b + S.STARS] * 1000 + dice_after_ones[p]) * 100_000 + st[b + S.MONEY]
+        if key > best:
+            best = key
+    k = 0
+    for p in range(n):
+        b = S.seat(p)
+        key = (st[b + S.STARS] * 1000 + dice_after_ones[p]) * 100_000 + st[b + S.MONEY]
+        if key == best:
+            out[k] = p
+            k += 1
+    return k

@@ -1,0 +1,135 @@
+"""Dice Theme Park's state layout: one flat int64 array with named offsets (as Festival's).
+
+Offsets are layout, not rules: rule data arrives in the packed tables ``tab`` (tables.py).
+A park is the 19 hexes of park.csv, indexed by their row there (``hex``); a tile of a park
+is addressed by its hex. Guest dice in parks are individual (colour, pips, where) in a pool
+of DICE slots; dice in the bag, set aside or on monorails are counts and spaces.
+
+Layout::
+
+    0  N_PLAYERS         players in this game (2..4)
+    1  MODE              0 intro, 1 full, 2 short (data.MODES)
+    2  ROUND             the round being played, 0-based
+    3  ROUNDS            rounds in this mode
+    4  PHASE             data.PHASES index of the phase being played
+    5  OVER              1 after the end scoring
+    8  ORDER[4]          seats in turn order, ORDER[0] first
+    12 PREV_ORDER[4]     last round's turn order (the setup order in round 1)
+    16 BAG[3]            dice of each colour in the bag
+    19 ASIDE[3]          dice set aside (not in play; refill an empty bag)
+    22 SUBST[3]          substitute dice drawn from an empty bag, per colour (rules.md 1)
+    25 MONO_N            monorails in play (players + 1)
+    26 MONO_CARD[5]      monorail row (monorails.csv) of each monorail in play
+    31 MONO_TAKEN[5]     seat that chose it this round, or -1
+    36 MONO_COL[5][3]    colour of the die on each space, -1 when empty
+    51 MONO_PIPS[5][3]   pips of that die
+    66 OBJECTIVE[5]      objective card (objectives.csv row) under round r, or -1
+    71 STACK_A_N, 72 STACK_A[24]     attraction rows, top is STACK_A[STACK_A_N - 1]
+    96 STACK_B_N, 97 STACK_B[24]
+    121 DISPLAY_N, 122 DISPLAY[8]    face-up attractions to build
+    130 DISCARD_N, 131 DISCARD[48]   the face-up discard pile
+    179 DICE_N                       slots in use (a free slot has DIE_AT -1)
+    180 DIE_COL[DICE], DIE_PIPS[DICE], DIE_AT[DICE] (seat * HEXES + hex, or -1),
+        DIE_TINT[DICE] (the colour it counts as for its attraction's next operation, or -1)
+    SEAT + p * SEAT_SIZE: seat p's block, fields below relative to it
+        0  MONEY             $
+        1  STARS             total stars (the score)
+        2..8 SCORE[7]        stars by source (SOURCES), adding up to STARS
+        9  CUBES             operating cubes placed this round
+        10 HAND[6]           staff cards in hand, a count per staff (data.STAFF order)
+        16 PLAYED[2]         the staff played this round (-1 before planning)
+        18 MAPS_UP, 19 MAPS_DOWN   map tokens usable, used this round
+        20 MASCOTS           mascots owned, 21 MASCOTS_USED this round
+        22 UPGRADES[3]       upgrades in the staging area: gift shop, special effect, generator
+        25 DEALT[2]          the two A tiles dealt at setup, 27 KEPT (the one kept)
+        28 OPS_ROUND, 29 STARS_ROUND, 30 MONEY_ROUND   this round's measures (objectives)
+        31 TILE[HEXES]       attraction row on each hex, -1 when empty
+        50 UPGRADE[HEXES]    installed upgrades on each hex: bit k for upgrade kind k
+        69 CUBES_ON[HEXES]   cubes placed on each hex this round
+        88 BANNED[HEXES]     bit k: an upgrade of kind k removed from this hex (rules.md 19)
+"""
+
+from numba import njit
+
+MAX_PLAYERS = 4
+COLOURS = 3
+HEXES = 19
+MONORAILS = 5
+SPACES = 3
+MAX_ROUNDS = 5
+STACK_CAP = 24
+DISPLAY_CAP = 8
+DISCARD_CAP = 48
+DICE = 160  # park dice at once: 63 plus substitutes, with room to spare
+STAFF = 6
+UPGRADE_KINDS = 3
+GIFT_SHOP, SPECIAL_EFFECT, GENERATOR = range(UPGRADE_KINDS)
+# Where a seat's stars come from (the results table's score_<source> columns)
+SOURCES = ("operations", "special_effects", "objectives", "money", "skills", "administrators",
+           "other")
+(SRC_OPERATIONS, SRC_EFFECTS, SRC_OBJECTIVES, SRC_MONEY, SRC_SKILLS, SRC_ADMINS,
+ SRC_OTHER) = range(len(SOURCES))
+
+N_PLAYERS = 0
+MODE = 1
+ROUND = 2
+ROUNDS = 3
+PHASE = 4
+OVER = 5
+ORDER = 8
+PREV_ORDER = ORDER + MAX_PLAYERS
+BAG = PREV_ORDER + MAX_PLAYERS
+ASIDE = BAG + COLOURS
+SUBST = ASIDE + COLOURS
+MONO_N = SUBST + COLOURS
+MONO_CARD = MONO_N + 1
+MONO_TAKEN = MONO_CARD + MONORAILS
+MONO_COL = MONO_TAKEN + MONORAILS
+MONO_PIPS = MONO_COL + MONORAILS * SPACES
+OBJECTIVE = MONO_PIPS + MONORAILS * SPACES
+STACK_A_N = OBJECTIVE + MAX_ROUNDS
+STACK_A = STACK_A_N + 1
+STACK_B_N = STACK_A + STACK_CAP
+STACK_B = STACK_B_N + 1
+DISPLAY_N = STACK_B + STACK_CAP
+DISPLAY = DISPLAY_N + 1
+DISCARD_N = DISPLAY + DISPLAY_CAP
+DISCARD = DISCARD_N + 1
+DICE_N = DISCARD + DISCARD_CAP
+DIE_COL = DICE_N + 1
+DIE_PIPS = DIE_COL + DICE
+DIE_AT = DIE_PIPS + DICE
+DIE_TINT = DIE_AT + DICE
+SEAT = DIE_TINT + DICE
+
+MONEY = 0
+STARS = 1
+SCORE = 2
+CUBES = 9
+HAND = 10
+PLAYED = 16
+MAPS_UP = 18
+MAPS_DOWN = 19
+MASCOTS = 20
+MASCOTS_USED = 21
+UPGRADES = 22
+DEALT = 25
+KEPT = 27
+OPS_ROUND = 28
+STARS_ROUND = 29
+MONEY_ROUND = 30
+TILE = 31
+UPGRADE = TILE + HEXES
+CUBES_ON = UPGRADE + HEXES
+BANNED = CUBES_ON + HEXES
+SEAT_SIZE = BANNED + HEXES
+
+SIZE = SEAT + MAX_PLAYERS * SEAT_SIZE
+
+NOWHERE = -1  # DIE_AT of a free slot; MONO_COL of an empty space; TILE of an empty hex
+
+
+@njit
+def seat(p: int) -> int:
+    """Offset of seat p's block."""
+    return SEAT + p * SEAT_SIZE
