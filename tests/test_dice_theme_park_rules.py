@@ -168,3 +168,122 @@ def test_end_money_and_the_tie_breaks(dtp):
     assert R.winners(st, tab, np.array([5, 3, 4]), out) == 1 and out[0] == 0  # dice
     st[S.seat(0) + S.MONEY] = st[S.seat(2) + S.MONEY]
     assert R.winners(st, tab, np.array([4, 3, 4]), out) == 2 and list(out[:2]) == [0, 2]
+
+
+BLUE, GREEN, YELLOW = 0, 1, 2
+ENTRANCE, LOG_FLUME_HEX, FERRIS_HEX, DUCK_HEX, SPOOKY_HEX = 9, 4, 3, 8, 13
+
+
+def _park(d, tab, tiles):
+    """A 2-player game whose seat 0 has ``tiles`` ({hex: name}) and no dice yet."""
+    st = _setup(tab, 2)
+    for h, name in tiles.items():
+        st[S.seat(0) + S.TILE + h] = _row(d, name)
+    return st
+
+
+def _party(st, tab, hex_, want):
+    """The party on seat 0's hex whose (colour, pips) are ``want``, as a slot triple."""
+    out = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
+    n = R.parties(st, tab, 0, hex_, out)
+    for k in range(n):
+        got = sorted((st[S.DIE_COL + i], st[S.DIE_PIPS + i]) for i in out[k] if i >= 0)
+        if got == sorted(want):
+            return out[k]
+    raise AssertionError(f"no party {want} among {n}")
+
+
+def test_the_entrance_operates_twice_example_from_the_seed(dtp):
+    """Blue forms a party of one green 3 at the entrance, lowers it to 2 and moves it, here to
+    the Spooky Woods; the entrance can operate again (its second icon)."""
+    d, tab = dtp
+    st = _park(d, tab, {SPOOKY_HEX: "Spooky Woods"})
+    die = R.add_die(st, 0, ENTRANCE, GREEN, 3)
+    R.add_die(st, 0, ENTRANCE, BLUE, 5)
+    assert R.free_icon(st, tab, 0, ENTRANCE)
+    lowered = np.empty(3, dtype=np.int64)
+    assert R.operate(st, tab, 0, ENTRANCE, _party(st, tab, ENTRANCE, [(GREEN, 3)]), lowered) == 1
+    assert st[S.DIE_PIPS + die] == 2
+    near = np.empty(6, dtype=np.int64)
+    assert SPOOKY_HEX in near[: R.neighbour_tiles(st, tab, 0, ENTRANCE, near)]
+    R.move_die(st, 0, die, SPOOKY_HEX)
+    assert R.free_icon(st, tab, 0, ENTRANCE)  # the second icon
+    R.operate(st, tab, 0, ENTRANCE, _party(st, tab, ENTRANCE, [(BLUE, 5)]), lowered)
+    assert not R.free_icon(st, tab, 0, ENTRANCE)
+
+
+def test_the_chain_example_from_the_seed(dtp):
+    """Log Flume with a yellow 4 and a blue 5 -> the blue 4 moves to the Ferris Wheel, which
+    operates with a yellow 1 and the blue 4 -> the yellow 1 is discarded, the blue 3 moves
+    to the Duck Pond, which it operates (any blue)."""
+    d, tab = dtp
+    st = _park(d, tab, {LOG_FLUME_HEX: "Log Flume", FERRIS_HEX: "Ferris Wheel",
+                        DUCK_HEX: "Duck Pond"})
+    yellow4 = R.add_die(st, 0, LOG_FLUME_HEX, YELLOW, 4)
+    blue5 = R.add_die(st, 0, LOG_FLUME_HEX, BLUE, 5)
+    yellow1 = R.add_die(st, 0, FERRIS_HEX, YELLOW, 1)
+    lowered = np.empty(3, dtype=np.int64)
+    party = _party(st, tab, LOG_FLUME_HEX, [(YELLOW, 4), (BLUE, 5)])
+    assert R.operate(st, tab, 0, LOG_FLUME_HEX, party, lowered) == 2
+    assert st[S.DIE_PIPS + yellow4] == 3 and st[S.DIE_PIPS + blue5] == 4
+    R.move_die(st, 0, blue5, FERRIS_HEX)
+    party = _party(st, tab, FERRIS_HEX, [(YELLOW, 1), (BLUE, 4)])
+    bag = st[S.BAG + YELLOW]
+    assert R.operate(st, tab, 0, FERRIS_HEX, party, lowered) == 1 and lowered[0] == blue5
+    assert st[S.DIE_AT + yellow1] == S.NOWHERE and st[S.BAG + YELLOW] == bag + 1
+    R.move_die(st, 0, blue5, DUCK_HEX)
+    assert st[S.DIE_PIPS + blue5] == 3
+    _party(st, tab, DUCK_HEX, [(BLUE, 3)])
+    assert not R.free_icon(st, tab, 0, LOG_FLUME_HEX)  # one icon, used
+    R.score_cubes(st, tab, 0)
+    stars = tab[TB.ATT_STARS + _row(d, "Log Flume")] + tab[TB.ATT_STARS + _row(d, "Ferris Wheel")]
+    assert st[S.seat(0) + S.STARS] == stars and st[S.seat(0) + S.CUBES] == 0
+
+
+def test_the_mascots_colour_adjustment_lets_a_yellow_count_as_blue(dtp):
+    """The seed: a yellow 5 counts as blue for the Log Flume (with a yellow 4), for that
+    operation only."""
+    d, tab = dtp
+    st = _park(d, tab, {LOG_FLUME_HEX: "Log Flume"})
+    R.add_die(st, 0, LOG_FLUME_HEX, YELLOW, 4)
+    yellow5 = R.add_die(st, 0, LOG_FLUME_HEX, YELLOW, 5)
+    out = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
+    assert R.parties(st, tab, 0, LOG_FLUME_HEX, out) == 0
+    st[S.DIE_TINT + yellow5] = BLUE
+    assert R.parties(st, tab, 0, LOG_FLUME_HEX, out) == 1
+    R.operate(st, tab, 0, LOG_FLUME_HEX, out[0], np.empty(3, dtype=np.int64))
+    assert st[S.DIE_TINT + yellow5] == -1
+
+
+@pytest.mark.parametrize("name,dice,can", [
+    ("Carousel", [(YELLOW, 6)], True),  # single any
+    ("Duck Pond", [(BLUE, 1)], True), ("Duck Pond", [(GREEN, 1), (YELLOW, 6)], False),
+    ("Tea Cups", [(BLUE, 2), (GREEN, 6)], True), ("Tea Cups", [(BLUE, 2), (GREEN, 5)], False),
+    ("Mini Train", [(BLUE, 1), (GREEN, 5)], True), ("Mini Train", [(BLUE, 1), (BLUE, 4)], False),
+    ("Spooky Woods", [(BLUE, 3), (GREEN, 2)], True),
+    ("Spooky Woods", [(BLUE, 3), (GREEN, 3)], False),
+    ("Swing Ride", [(BLUE, 3), (GREEN, 3)], True), ("Swing Ride", [(BLUE, 4), (GREEN, 5)], False),
+    ("Bumper Cars", [(BLUE, 4), (YELLOW, 4)], True),
+    ("Bumper Cars", [(BLUE, 4), (YELLOW, 5)], False),
+    ("Roller Coaster", [(BLUE, 1), (BLUE, 3), (GREEN, 6)], True),
+    ("Roller Coaster", [(BLUE, 1), (BLUE, 1), (GREEN, 6)], False),
+    ("Wild Mouse", [(BLUE, 2), (YELLOW, 2), (GREEN, 2)], True),
+    ("Wild Mouse", [(BLUE, 2), (YELLOW, 2), (GREEN, 3)], False),
+    ("Log Flume", [(BLUE, 5), (GREEN, 4)], True), ("Log Flume", [(BLUE, 4), (GREEN, 5)], False),
+    ("Ghost Train", [(GREEN, 2), (BLUE, 4)], True), ("Ghost Train", [(GREEN, 5), (BLUE, 4)], False),
+    ("Ferris Wheel", [(YELLOW, 3), (GREEN, 6)], True),
+    ("Ferris Wheel", [(YELLOW, 4), (GREEN, 3)], False),
+])
+def test_each_requirement_kind_true_and_false(dtp, name, dice, can):
+    d, tab = dtp
+    st = _park(d, tab, {FERRIS_HEX: name})
+    for colour, pips in dice:
+        R.add_die(st, 0, FERRIS_HEX, colour, pips)
+    out = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
+    assert (R.parties(st, tab, 0, FERRIS_HEX, out) > 0) == can
+    # the compiled check agrees with balance.py's plain reference
+    from sim.dice_theme_park.balance import can_operate
+
+    a = _row(d, name)
+    kind = D.REQUIREMENTS[d.attractions["requirement"][a]]
+    assert can_operate(kind, int(d.attractions["requirement_colour"][a]), dice) == can

@@ -25,6 +25,9 @@ P_OBJECTIVES = TB.PARAMS + TB.P["objectives"]
 P_MONORAILS = TB.PARAMS + TB.P["monorails"]
 P_ENTRANCE_HEX = TB.PARAMS + TB.P["entrance_hex"]
 P_DICE_PER_COLOUR = TB.PARAMS + TB.P["dice_per_colour"]
+P_CUBES = TB.PARAMS + TB.P["operating_cubes"]
+P_EFFECT_STARS = TB.PARAMS + TB.P["special_effect_stars"]
+P_GIFT_MONEY = TB.PARAMS + TB.P["gift_shop_money"]
 
 
 # ---------------------------------------------------------------- dice
@@ -390,3 +393,225 @@ def winners(st, tab, dice_after_ones, out) -> int:
             out[k] = p
             k += 1
     return k
+
+
+# ---------------------------------------------------------------- operate
+
+MAX_PARTY = 3
+MAX_PARTIES = 64
+MAX_ON_TILE = 24  # dice looked at on one attraction (more are never needed for a party)
+
+REQ_SINGLE, REQ_PAIR_EVEN, REQ_PAIR_ODD, REQ_PAIR_GREATER, REQ_LOW_HIGH, REQ_PAIR_EQUAL, \
+    REQ_RUN_THREE, REQ_THREE_EQUAL, REQ_COLOUR_GREATER, REQ_COLOUR_SMALLER, REQ_ODD_EVEN = \
+    range(11)
+
+
+@njit
+def die_colour(st, i) -> int:
+    """The colour die slot i counts as: a mascot's colour adjustment, else its own."""
+    tint = st[S.DIE_TINT + i]
+    return tint if tint >= 0 else st[S.DIE_COL + i]
+
+
+@njit
+def _pair_meets(kind, colour, c0, p0, c1, p1) -> bool:
+    """The ordered pair (die 0, die 1) meets a two-dice requirement; a coloured element is
+    die 0."""
+    coloured = colour < 0 or c0 == colour
+    if kind == REQ_PAIR_EVEN:
+        return p0 % 2 == 0 and p1 % 2 == 0
+    if kind == REQ_PAIR_ODD:
+        return p0 % 2 == 1 and p1 % 2 == 1
+    if kind == REQ_PAIR_GREATER:
+        return p0 > p1
+    if kind == REQ_LOW_HIGH:
+        return p0 <= 3 and p1 >= 3
+    if kind == REQ_PAIR_EQUAL:
+        return p0 == p1
+    if kind == REQ_COLOUR_GREATER:
+        return coloured and p0 > p1
+    if kind == REQ_COLOUR_SMALLER:
+        return coloured and p0 < p1
+    if kind == REQ_ODD_EVEN:
+        return coloured and p0 % 2 == 1 and p1 % 2 == 0
+    return False
+
+
+@njit
+def party_meets(st, tab, a, party, k) -> bool:
+    """The k dice slots of ``party`` meet attraction a's requirement (in some order)."""
+    kind = tab[TB.ATT_REQUIREMENT + a]
+    colour = tab[TB.ATT_REQUIREMENT_COLOUR + a]
+    if k == 1:
+        return kind == REQ_SINGLE and (colour < 0 or die_colour(st, party[0]) == colour)
+    if k == 2:
+        c0, p0 = die_colour(st, party[0]), st[S.DIE_PIPS + party[0]]
+        c1, p1 = die_colour(st, party[1]), st[S.DIE_PIPS + party[1]]
+        return _pair_meets(kind, colour, c0, p0, c1, p1) or _pair_meets(kind, colour, c1, p1,
+                                                                         c0, p0)
+    if k == 3:
+        p0 = st[S.DIE_PIPS + party[0]]
+        p1 = st[S.DIE_PIPS + party[1]]
+        p2 = st[S.DIE_PIPS + party[2]]
+        if kind == REQ_RUN_THREE:
+            return p0 != p1 and p1 != p2 and p0 != p2
+        if kind == REQ_THREE_EQUAL:
+            return p0 == p1 and p1 == p2
+    return False
+
+
+@njit
+def dice_on(st, p, hex_, out) -> int:
+    """Slots of the dice on hex ``hex_`` of seat p's park, into ``out``; their number."""
+    at = p * S.HEXES + hex_
+    n = 0
+    for i in range(st[S.DICE_N]):
+        if st[S.DIE_AT + i] == at and n < out.shape[0]:
+            out[n] = i
+            n += 1
+    return n
+
+
+@njit
+def _die_key(st, i) -> int:
+    return (die_colour(st, i) * 8 + st[S.DIE_PIPS + i]) * 8 + st[S.DIE_COL + i]
+
+
+@njit
+def parties(st, tab, p, hex_, out) -> int:
+    """Every party on seat p's hex ``hex_`` that meets its attraction's requirement, one per
+    distinct set of (colour, pips) (dice alike are interchangeable), into ``out[n, 3]``
+    (slots, -1 padded); their number."""
+    a = st[S.seat(p) + S.TILE + hex_]
+    if a < 0:
+        return 0
+    on = np.empty(MAX_ON_TILE, dtype=np.int64)
+    m = dice_on(st, p, hex_, on)
+    size = 3 if tab[TB.ATT_REQUIREMENT + a] in (REQ_RUN_THREE, REQ_THREE_EQUAL) else (
+        1 if tab[TB.ATT_REQUIREMENT + a] == REQ_SINGLE else 2)
+    seen = np.empty(MAX_PARTIES, dtype=np.int64)
+    party = np.empty(MAX_PARTY, dtype=np.int64)
+    n = 0
+    for i in range(m):
+        for j in range(i + 1 if size > 1 else m, m if size > 1 else m + 1):
+            for k in range(j + 1 if size > 2 else m, m if size > 2 else m + 1):
+                party[0] = on[i]
+                keys = _die_key(st, on[i])
+                if size > 1:
+                    party[1] = on[j]
+                    keys = _sorted_key2(keys, _die_key(st, on[j]))
+                if size > 2:
+                    party[2] = on[k]
+                    keys = _sorted_key3(_die_key(st, on[i]), _die_key(st, on[j]),
+                                        _die_key(st, on[k]))
+                if not party_meets(st, tab, a, party, size):
+                    continue
+                new = True
+                for x in range(n):
+                    if seen[x] == keys:
+                        new = False
+                        break
+                if new and n < MAX_PARTIES:
+                    seen[n] = keys
+                    out[n, 0] = party[0]
+                    out[n, 1] = party[1] if size > 1 else -1
+                    out[n, 2] = party[2] if size > 2 else -1
+                    n += 1
+    return n
+
+
+@njit
+def _sorted_key2(a, b) -> int:
+    return (min(a, b) << 10) | max(a, b)
+
+
+@njit
+def _sorted_key3(a, b, c) -> int:
+    lo = min(a, min(b, c))
+    hi = max(a, max(b, c))
+    mid = a + b + c - lo - hi
+    return (((lo << 10) | mid) << 10) | hi
+
+
+@njit
+def free_icon(st, tab, p, hex_) -> bool:
+    """Seat p's attraction on ``hex_`` has an operating icon without a cube this round
+    (a generator adds one) and the player has a cube left."""
+    b = S.seat(p)
+    a = st[b + S.TILE + hex_]
+    if a < 0 or st[b + S.CUBES] >= tab[P_CUBES]:
+        return False
+    icons = tab[TB.ATT_ICONS + a] + ((st[b + S.UPGRADE + hex_] >> S.GENERATOR) & 1)
+    return st[b + S.CUBES_ON + hex_] < icons
+
+
+@njit
+def operate(st, tab, p, hex_, party, lowered) -> int:
+    """Seat p operates its attraction on ``hex_`` with the dice of ``party`` (slots, -1
+    padded): a cube on it, every party die lowered by 1 (a die at 1 goes to the bag
+    instead), the attraction's colour adjustments spent. The lowered dice still in the park
+    go into ``lowered``; their number (one of them must then move, ``move_die``)."""
+    b = S.seat(p)
+    st[b + S.CUBES] += 1
+    st[b + S.CUBES_ON + hex_] += 1
+    st[b + S.OPS_ROUND] += 1
+    n = 0
+    for k in range(MAX_PARTY):
+        i = party[k]
+        if i < 0:
+            continue
+        if st[S.DIE_PIPS + i] == 1:
+            discard_die(st, i)
+        else:
+            st[S.DIE_PIPS + i] -= 1
+            lowered[n] = i
+            n += 1
+    at = p * S.HEXES + hex_
+    for i in range(st[S.DICE_N]):
+        if st[S.DIE_AT + i] == at:
+            st[S.DIE_TINT + i] = -1
+    return n
+
+
+@njit
+def neighbour_tiles(st, tab, p, hex_, out) -> int:
+    """The hexes next to ``hex_`` that hold a tile of seat p's park, into ``out``."""
+    b = S.seat(p)
+    n = 0
+    for s in range(6):
+        h = tab[TB.HEX_NEIGHBOURS + hex_ * 6 + s]
+        if h >= 0 and st[b + S.TILE + h] >= 0:
+            out[n] = h
+            n += 1
+    return n
+
+
+@njit
+def move_die(st, p, i, hex_) -> None:
+    """Die slot i moves to hex ``hex_`` of seat p's park (a colour adjustment stays with the
+    attraction it was made for, so it lapses)."""
+    st[S.DIE_AT + i] = p * S.HEXES + hex_
+    st[S.DIE_TINT + i] = -1
+
+
+@njit
+def score_cubes(st, tab, p) -> None:
+    """Upkeep 1: for every cube on every attraction, its printed stars, +2 stars with a
+    special effect, +$2 with a gift shop; cubes back to the staging area."""
+    b = S.seat(p)
+    for h in range(S.HEXES):
+        cubes = st[b + S.CUBES_ON + h]
+        a = st[b + S.TILE + h]
+        if cubes and a >= 0:
+            up = st[b + S.UPGRADE + h]
+            stars = cubes * tab[TB.ATT_STARS + a]
+            add_stars(st, p, S.SRC_OPERATIONS, stars)
+            effects = cubes * tab[P_EFFECT_STARS] * (
+                (up >> S.SPECIAL_EFFECT) & 1)
+            add_stars(st, p, S.SRC_EFFECTS, effects)
+            money = cubes * tab[P_GIFT_MONEY] * ((up >> S.GIFT_SHOP) & 1)
+            st[b + S.MONEY] += money
+            st[b + S.STARS_ROUND] += stars + effects
+            st[b + S.MONEY_ROUND] += money
+        st[b + S.CUBES_ON + h] = 0
+    st[b + S.CUBES] = 0
