@@ -287,3 +287,170 @@ def test_each_requirement_kind_true_and_false(dtp, name, dice, can):
     a = _row(d, name)
     kind = D.REQUIREMENTS[d.attractions["requirement"][a]]
     assert can_operate(kind, int(d.attractions["requirement_colour"][a]), dice) == can
+
+
+def test_welcome_brings_a_monorails_dice_to_the_entrance(dtp):
+    d, tab = dtp
+    st = _setup(tab, 2, seed=3)
+    cols = list(st[S.MONO_COL + 3 : S.MONO_COL + 6])
+    pips = list(st[S.MONO_PIPS + 3 : S.MONO_PIPS + 6])
+    new = np.empty(3, dtype=np.int64)
+    assert R.take_monorail(st, tab, 1, 1, new) == 3
+    assert [st[S.DIE_AT + i] for i in new] == [1 * S.HEXES + ENTRANCE] * 3
+    assert [st[S.DIE_COL + i] for i in new] == cols
+    assert [st[S.DIE_PIPS + i] for i in new] == pips
+    assert st[S.MONO_TAKEN + 1] == 1 and list(st[S.MONO_COL + 3 : S.MONO_COL + 6]) == [-1] * 3
+    R.raise_die(st, new[0], 2)  # the concierge: one die up to +2, never above 6
+    assert st[S.DIE_PIPS + new[0]] == min(6, pips[0] + 2)
+
+
+def test_building_pays_sits_next_to_the_park_and_triggers_amenity_bonuses(dtp):
+    d, tab = dtp
+    st = _setup(tab, 2)
+    b = S.seat(0)
+    hexes = np.empty(S.HEXES, dtype=np.int64)
+    n = R.build_hexes(st, tab, 0, hexes)
+    cells = [(int(q), int(r)) for q, r in zip(d.park["q"], d.park["r"])]
+    start = {(0, 0), (1, -1), (1, 0), (0, 1)}  # the entrance and the basic attractions
+    ring = {(q + a, r + c) for q, r in start for a, c in D.HEX_STEPS} & set(cells) - start
+    assert sorted(hexes[:n]) == sorted(cells.index(c) for c in ring)
+    # the Carousel (food) is in the park: a second food tile brings the 2-bonus
+    st[S.DISPLAY : S.DISPLAY + 3] = [_row(d, "Helter Skelter"), _row(d, "Pirate Ship"),
+                                     _row(d, "Big Top")]
+    st[S.DISPLAY_N] = 3
+    st[b + S.MONEY] = 30
+    assert R.build(st, tab, 0, 0, 4) == R.BONUS_SET_PIPS
+    assert st[b + S.MONEY] == 30 - 4 and st[S.DISPLAY_N] == 2
+    assert list(st[S.DISPLAY : S.DISPLAY + 2]) == [_row(d, "Pirate Ship"), _row(d, "Big Top")]
+    assert R.build(st, tab, 0, 0, 3) == R.BONUS_DRAW_DIE  # the third food
+    die = R.bonus_draw_die(st, tab, 0, game_stream(0, 9))
+    assert st[S.DIE_PIPS + die] == 4 and st[S.DIE_AT + die] == ENTRANCE
+    st[S.DISCARD] = _row(d, "Candy Stall")
+    st[S.DISCARD_N] = 1
+    assert R.build(st, tab, 0, 0, 8) == R.BONUS_FREE_BUILD  # the fourth
+    R.build_from_discard(st, tab, 0, 0, 13)
+    assert st[b + S.TILE + 13] == _row(d, "Candy Stall") and st[S.DISCARD_N] == 0
+    assert R.amenity_count(st, tab, 0, D.AMENITIES.index("food")) == 4
+
+
+def test_an_empty_discard_pile_gives_no_free_build(dtp):
+    d, tab = dtp
+    st = _park(d, tab, {4: "Helter Skelter", 3: "Pirate Ship"})
+    st[S.DISPLAY] = _row(d, "Big Top")
+    st[S.DISPLAY_N] = 1
+    st[S.seat(0) + S.MONEY] = 20
+    assert R.build(st, tab, 0, 0, 8) == R.BONUS_NONE
+
+
+@pytest.mark.parametrize("staff,price", [((0, 1), 5), ((3, 1), 3), ((3, 3), 1)])
+def test_a_mascot_costs_5_less_2_per_mascot_staff(dtp, staff, price):
+    d, tab = dtp
+    st = _setup(tab, 2)
+    st[S.seat(0) + S.HAND + 3] = 2
+    R.play_staff(st, tab, 0, *staff)
+    assert R.mascot_price(st, tab, 0) == price
+    R.hire_mascot(st, tab, 0)
+    assert st[S.seat(0) + S.MASCOTS] == 2 and st[S.seat(0) + S.MONEY] == 6 - price
+
+
+def test_upgrades_cost_their_space_less_the_architect_one_of_a_kind_two_a_round(dtp):
+    d, tab = dtp
+    st = _park(d, tab, {4: "Log Flume", 3: "Candy Stall"})
+    b = S.seat(0)
+    st[b + S.MONEY] = 20
+    assert R.upgrade_cost(st, tab, 0, 3) == -1  # a tile with income has no space
+    assert R.upgrade_cost(st, tab, 0, 4) == 4
+    R.install(st, tab, 0, S.SPECIAL_EFFECT, 4)
+    assert R.upgrade_cost(st, tab, 0, 4) == 5  # the second space
+    assert not R.can_install(st, tab, 0, S.SPECIAL_EFFECT, 4)  # one of a kind
+    assert R.can_install(st, tab, 0, S.GENERATOR, 4)
+    R.install(st, tab, 0, S.GENERATOR, 4)
+    assert st[b + S.MONEY] == 20 - 4 - 5 and R.upgrade_cost(st, tab, 0, 4) == -1
+    assert not R.can_install(st, tab, 0, S.GIFT_SHOP, 14)  # two this round already
+    assert R.free_icon(st, tab, 0, 4)
+    st[b + S.CUBES_ON + 4] = 1
+    assert R.free_icon(st, tab, 0, 4)  # the generator's second icon
+    R.reset_round(st)
+    st[b + S.HAND + 5] = 2
+    R.play_staff(st, tab, 0, 5, 5)  # two architects: $2 off, may remove two
+    R.remove_upgrade(st, 0, S.SPECIAL_EFFECT, 4)
+    assert st[b + S.UPGRADES + S.SPECIAL_EFFECT] == 3
+    assert not R.can_install(st, tab, 0, S.SPECIAL_EFFECT, 4)  # never back where it was
+    assert R.upgrade_cost(st, tab, 0, 14) == 2 and R.can_install(st, tab, 0, S.SPECIAL_EFFECT, 14)
+
+
+def test_maps_the_guide_and_adjustments_move_and_change_dice(dtp):
+    """The seed: two maps move a blue 5 from the entrance to the Log Flume, two steps; a
+    mascot's +1 turns a blue 4 into a 5."""
+    d, tab = dtp
+    st = _park(d, tab, {LOG_FLUME_HEX: "Log Flume", FERRIS_HEX: "Ferris Wheel"})
+    b = S.seat(0)
+    blue5 = R.add_die(st, 0, 14, BLUE, 5)  # on the Mini Train, two steps from the Log Flume
+    near = np.empty(6, dtype=np.int64)
+    assert LOG_FLUME_HEX not in near[: R.neighbour_tiles(st, tab, 0, 14, near)]
+    R.use_map(st, 0, blue5, ENTRANCE)
+    R.use_map(st, 0, blue5, LOG_FLUME_HEX)
+    assert st[b + S.MAPS_UP] == 1 and st[b + S.MAPS_DOWN] == 2
+    assert st[S.DIE_AT + blue5] == LOG_FLUME_HEX
+    R.use_guide(st, 0, blue5, 14)
+    assert st[S.DIE_AT + blue5] == 14 and st[b + S.GUIDE_USED] == 1
+    blue4 = R.add_die(st, 0, 4, BLUE, 4)
+    R.adjust_pips(st, blue4, 1)
+    assert st[S.DIE_PIPS + blue4] == 5
+    R.adjust_pips(st, blue4, 1)
+    R.adjust_pips(st, blue4, 1)
+    assert st[S.DIE_PIPS + blue4] == 6  # never above 6
+    one = R.add_die(st, 0, 4, GREEN, 1)
+    R.adjust_pips(st, one, -1)
+    assert st[S.DIE_AT + one] == S.NOWHERE  # -1 on a 1: back to the bag
+    R.reset_round(st)
+    assert st[b + S.MAPS_UP] == 3 and st[b + S.MAPS_DOWN] == 0
+
+
+def test_upkeep_ones_leave_and_the_ticket_agent_saves_one(dtp):
+    d, tab = dtp
+    st = _park(d, tab, {})
+    a = R.add_die(st, 0, 14, BLUE, 1)
+    R.add_die(st, 0, 5, GREEN, 1)
+    R.add_die(st, 0, 5, GREEN, 2)
+    out = np.empty(S.DICE, dtype=np.int64)
+    n = R.ones(st, 0, out)
+    assert n == 2
+    R.save_die(st, tab, 0, a, 6)
+    assert st[S.DIE_AT + a] == ENTRANCE and st[S.DIE_PIPS + a] == 6
+    for i in out[:n]:
+        if i != a:
+            R.discard_die(st, i)
+    assert R.ones(st, 0, out) == 0
+
+
+def test_staff_rotate_to_the_left(dtp):
+    d, tab = dtp
+    st = _setup(tab, 3)
+    for p, pair in enumerate([(0, 1), (2, 3), (4, 5)]):
+        R.play_staff(st, tab, p, *pair)
+    R.rotate_staff(st)
+    hands = [list(st[S.seat(p) + S.HAND : S.seat(p) + S.HAND + 6]) for p in range(3)]
+    assert hands[1] == [2, 2, 0, 0, 1, 1]  # seat 1 got seat 0's concierge and ticket agent
+    assert hands[0] == [0, 0, 1, 1, 2, 2] and hands[2] == [1, 1, 2, 2, 0, 0]
+
+
+def test_monorails_and_display_are_refilled(dtp):
+    d, tab = dtp
+    st = _setup(tab, 4, seed=2)
+    new = np.empty(3, dtype=np.int64)
+    for p in range(4):
+        R.take_monorail(st, tab, p, p, new)
+    R.refill_monorails(st, tab, game_stream(2, 5))
+    park = np.bincount(st[S.DIE_COL : S.DIE_COL + st[S.DICE_N]], minlength=3)
+    mono = np.bincount(st[S.MONO_COL : S.MONO_COL + 15], minlength=3)
+    total = st[S.BAG : S.BAG + 3] + st[S.ASIDE : S.ASIDE + 3] + mono + park
+    assert list(total) == [21 + s for s in st[S.SUBST : S.SUBST + 3]]
+    assert all(st[S.MONO_TAKEN + m] == -1 for m in range(5))
+    st[S.DISPLAY : S.DISPLAY + 2] = [1, 2]
+    st[S.DISPLAY_N] = 2
+    before = st[S.STACK_B_N]
+    R.refill_display(st, tab, 2)  # round 3 of the intro game: stack B
+    assert st[S.DISCARD_N] == 2 and st[S.DISPLAY_N] == 5 and st[S.STACK_B_N] == before - 5
+    assert all(D.STACKS[d.attractions["stack"][a]] == "B"
+               for a in st[S.DISPLAY : S.DISPLAY + 5])

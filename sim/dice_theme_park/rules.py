@@ -16,7 +16,6 @@ from sim.dice_theme_park import state as S
 from sim.dice_theme_park import tables as TB
 
 P_START_MONEY = TB.PARAMS + TB.P["start_money"]
-P_ENTRANCE_INCOME = TB.PARAMS + TB.P["entrance_income"]
 P_MAPS_AT_START = TB.PARAMS + TB.P["maps_at_start"]
 P_UPGRADES_EACH = TB.PARAMS + TB.P["upgrades_of_each_kind"]
 P_MONEY_PER_STAR = TB.PARAMS + TB.P["money_per_star_at_end"]
@@ -28,6 +27,13 @@ P_DICE_PER_COLOUR = TB.PARAMS + TB.P["dice_per_colour"]
 P_CUBES = TB.PARAMS + TB.P["operating_cubes"]
 P_EFFECT_STARS = TB.PARAMS + TB.P["special_effect_stars"]
 P_GIFT_MONEY = TB.PARAMS + TB.P["gift_shop_money"]
+P_BONUS_DRAW_DIE_AT = TB.PARAMS + TB.P["bonus_draw_die_at"]
+P_BONUS_DRAW_DIE_PIPS = TB.PARAMS + TB.P["bonus_draw_die_pips"]
+P_BONUS_FREE_BUILD = TB.PARAMS + TB.P["bonus_free_build"]
+P_BONUS_SET_ANY_PIPS = TB.PARAMS + TB.P["bonus_set_any_pips"]
+P_MAP_PRICE = TB.PARAMS + TB.P["map_price"]
+P_MASCOT_PRICE = TB.PARAMS + TB.P["mascot_price"]
+P_MAX_UPGRADES_INSTALLED = TB.PARAMS + TB.P["max_upgrades_installed"]
 
 
 # ---------------------------------------------------------------- dice
@@ -615,3 +621,313 @@ def score_cubes(st, tab, p) -> None:
             st[b + S.MONEY_ROUND] += money
         st[b + S.CUBES_ON + h] = 0
     st[b + S.CUBES] = 0
+
+
+# ---------------------------------------------------------------- staff powers
+
+CONCIERGE, TICKET_AGENT, GUIDE, MASCOT, MANAGER, ARCHITECT = range(S.STAFF)
+
+
+@njit
+def played(st, p, staff) -> int:
+    """How many of seat p's two staff cards this round are ``staff`` (0, 1 or 2)."""
+    b = S.seat(p)
+    return (st[b + S.PLAYED] == staff) + (st[b + S.PLAYED + 1] == staff)
+
+
+# ---------------------------------------------------------------- welcome
+
+
+@njit
+def take_monorail(st, tab, p, m, new) -> int:
+    """Seat p takes monorail m: its dice onto the entrance, pips unchanged. Their slots go
+    into ``new`` (for the concierge); their number."""
+    st[S.MONO_TAKEN + m] = p
+    n = 0
+    for s in range(S.SPACES):
+        c = st[S.MONO_COL + m * S.SPACES + s]
+        if c >= 0:
+            new[n] = add_die(st, p, tab[P_ENTRANCE_HEX], c, st[S.MONO_PIPS + m * S.SPACES + s])
+            n += 1
+            st[S.MONO_COL + m * S.SPACES + s] = -1
+    return n
+
+
+@njit
+def raise_die(st, i, amount) -> None:
+    """Die slot i up by ``amount`` pips, at most 6 (the concierge, bonuses)."""
+    st[S.DIE_PIPS + i] = min(6, st[S.DIE_PIPS + i] + amount)
+
+
+# ---------------------------------------------------------------- expand
+
+
+@njit
+def build_hexes(st, tab, p, out) -> int:
+    """The empty hexes of seat p's park next to one of its tiles, into ``out``."""
+    b = S.seat(p)
+    n = 0
+    for h in range(S.HEXES):
+        if st[b + S.TILE + h] >= 0:
+            continue
+        for s in range(6):
+            g = tab[TB.HEX_NEIGHBOURS + h * 6 + s]
+            if g >= 0 and st[b + S.TILE + g] >= 0:
+                out[n] = h
+                n += 1
+                break
+    return n
+
+
+@njit
+def amenity_count(st, tab, p, amenity) -> int:
+    b = S.seat(p)
+    n = 0
+    for h in range(S.HEXES):
+        a = st[b + S.TILE + h]
+        if a >= 0 and tab[TB.ATT_AMENITY + a] == amenity:
+            n += 1
+    return n
+
+
+BONUS_NONE, BONUS_SET_PIPS, BONUS_DRAW_DIE, BONUS_FREE_BUILD = range(4)
+
+
+@njit
+def build(st, tab, p, k, hex_) -> int:
+    """Seat p builds display tile k on ``hex_``, paying its cost; the display closes up.
+    Returns the amenity bonus the new count brings (BONUS_*), taken by the caller."""
+    a = st[S.DISPLAY + k]
+    st[S.seat(p) + S.MONEY] -= tab[TB.ATT_COST + a]
+    for j in range(k, st[S.DISPLAY_N] - 1):
+        st[S.DISPLAY + j] = st[S.DISPLAY + j + 1]
+    st[S.DISPLAY_N] -= 1
+    st[S.seat(p) + S.TILE + hex_] = a
+    count = amenity_count(st, tab, p, tab[TB.ATT_AMENITY + a])
+    if tab[TB.ATT_AMENITY + a] < 0:
+        return BONUS_NONE
+    if count == tab[P_BONUS_SET_ANY_PIPS]:
+        return BONUS_SET_PIPS
+    if count == tab[P_BONUS_DRAW_DIE_AT]:
+        return BONUS_DRAW_DIE
+    if count == tab[P_BONUS_FREE_BUILD] and st[S.DISCARD_N] > 0:
+        return BONUS_FREE_BUILD
+    return BONUS_NONE
+
+
+@njit
+def bonus_draw_die(st, tab, p, rng) -> int:
+    """The 3-amenity bonus: a die from the bag at 4 pips onto the entrance; its slot."""
+    return add_die(st, p, tab[P_ENTRANCE_HEX], draw_die(st, rng),
+                   tab[P_BONUS_DRAW_DIE_PIPS])
+
+
+@njit
+def build_from_discard(st, tab, p, k, hex_) -> None:
+    """The 4-amenity bonus: discard-pile tile k built free on ``hex_`` (no bonus of its
+    own, rules.md 3)."""
+    st[S.seat(p) + S.TILE + hex_] = st[S.DISCARD + k]
+    for j in range(k, st[S.DISCARD_N] - 1):
+        st[S.DISCARD + j] = st[S.DISCARD + j + 1]
+    st[S.DISCARD_N] -= 1
+
+
+@njit
+def mascot_price(st, tab, p) -> int:
+    """$5, $2 off per mascot staff played, never below $0 (rules.md 16)."""
+    return max(0, tab[P_MASCOT_PRICE] - 2 * played(st, p, MASCOT))
+
+
+@njit
+def hire_mascot(st, tab, p) -> None:
+    b = S.seat(p)
+    st[b + S.MONEY] -= mascot_price(st, tab, p)
+    st[b + S.MASCOTS] += 1
+
+
+# ---------------------------------------------------------------- improve
+
+
+@njit
+def buy_map(st, tab, p) -> None:
+    b = S.seat(p)
+    st[b + S.MONEY] -= tab[P_MAP_PRICE]
+    st[b + S.MAPS_UP] += 1
+    st[b + S.MAPS_BOUGHT] += 1
+
+
+@njit
+def _bits(x) -> int:
+    n = 0
+    while x:
+        n += x & 1
+        x >>= 1
+    return n
+
+
+@njit
+def upgrade_cost(st, tab, p, hex_) -> int:
+    """Cost of the next upgrade on seat p's ``hex_``: the cheapest free space's printed cost,
+    $1 off per architect played, never below $0; -1 when no space is free."""
+    b = S.seat(p)
+    a = st[b + S.TILE + hex_]
+    if a < 0:
+        return -1
+    used = _bits(st[b + S.UPGRADE + hex_])
+    if used >= 2 or tab[TB.ATT_UPGRADE_COST + a * 2 + used] < 0:
+        return -1
+    return max(0, tab[TB.ATT_UPGRADE_COST + a * 2 + used] - played(st, p, ARCHITECT))
+
+
+@njit
+def can_install(st, tab, p, kind, hex_) -> bool:
+    """Seat p may install an upgrade of ``kind`` on ``hex_`` now: one in its staging area, a
+    free space, none of that kind there, not removed from there, fewer than the round's
+    limit installed, and the money."""
+    b = S.seat(p)
+    cost = upgrade_cost(st, tab, p, hex_)
+    return (cost >= 0 and st[b + S.UPGRADES + kind] > 0
+            and not (st[b + S.UPGRADE + hex_] >> kind) & 1
+            and not (st[b + S.BANNED + hex_] >> kind) & 1
+            and st[b + S.INSTALLED] < tab[P_MAX_UPGRADES_INSTALLED]
+            and st[b + S.MONEY] >= cost)
+
+
+@njit
+def install(st, tab, p, kind, hex_) -> None:
+    b = S.seat(p)
+    st[b + S.MONEY] -= upgrade_cost(st, tab, p, hex_)
+    st[b + S.UPGRADES + kind] -= 1
+    st[b + S.UPGRADE + hex_] |= 1 << kind
+    st[b + S.INSTALLED] += 1
+
+
+@njit
+def remove_upgrade(st, p, kind, hex_) -> None:
+    """The architect: an installed upgrade back to the staging area (no refund), never to
+    return to this attraction (rules.md 19)."""
+    b = S.seat(p)
+    st[b + S.UPGRADE + hex_] &= ~(1 << kind)
+    st[b + S.BANNED + hex_] |= 1 << kind
+    st[b + S.UPGRADES + kind] += 1
+    st[b + S.REMOVED] += 1
+
+
+# ---------------------------------------------------------------- operate: moving dice
+
+
+@njit
+def use_map(st, p, i, hex_) -> None:
+    """A face-up map moves die slot i to the adjacent ``hex_``."""
+    b = S.seat(p)
+    st[b + S.MAPS_UP] -= 1
+    st[b + S.MAPS_DOWN] += 1
+    move_die(st, p, i, hex_)
+
+
+@njit
+def use_guide(st, p, i, hex_) -> None:
+    """The guide moves die slot i to any other attraction."""
+    st[S.seat(p) + S.GUIDE_USED] += 1
+    move_die(st, p, i, hex_)
+
+
+@njit
+def adjust_pips(st, i, delta) -> None:
+    """A mascot's (or the mascot staff's) ±1 on die slot i: above 6 never; -1 on a 1 sends
+    the die to the bag (rules.md 10)."""
+    pips = st[S.DIE_PIPS + i] + delta
+    if pips < 1:
+        discard_die(st, i)
+    else:
+        st[S.DIE_PIPS + i] = min(6, pips)
+
+
+@njit
+def adjust_colour(st, i, colour) -> None:
+    """Die slot i counts as ``colour`` for the next operation of its attraction."""
+    st[S.DIE_TINT + i] = colour
+
+
+# ---------------------------------------------------------------- upkeep
+
+
+@njit
+def ones(st, p, out) -> int:
+    """Slots of seat p's dice at 1 pips, into ``out``; their number."""
+    n = 0
+    for i in range(st[S.DICE_N]):
+        at = st[S.DIE_AT + i]
+        if at != S.NOWHERE and at // S.HEXES == p and st[S.DIE_PIPS + i] == 1:
+            out[n] = i
+            n += 1
+    return n
+
+
+@njit
+def save_die(st, tab, p, i, pips) -> None:
+    """The ticket agent: die slot i, at 1 and about to leave, set to ``pips`` on the
+    entrance instead."""
+    st[S.DIE_PIPS + i] = pips
+    move_die(st, p, i, tab[P_ENTRANCE_HEX])
+
+
+@njit
+def rotate_staff(st) -> None:
+    """Each player passes the two cards played to the left neighbour (seat p + 1) and takes
+    the two passed from the right."""
+    n = st[S.N_PLAYERS]
+    for p in range(n):
+        b = S.seat(p)
+        left = S.seat((p + 1) % n)
+        for k in range(2):
+            st[left + S.HAND + st[b + S.PLAYED + k]] += 1
+    for p in range(n):
+        st[S.seat(p) + S.PLAYED] = -1
+        st[S.seat(p) + S.PLAYED + 1] = -1
+
+
+@njit
+def reset_round(st) -> None:
+    """Maps face up, mascots back, the round's counters and colour adjustments cleared."""
+    for p in range(st[S.N_PLAYERS]):
+        b = S.seat(p)
+        st[b + S.MAPS_UP] += st[b + S.MAPS_DOWN]
+        st[b + S.MAPS_DOWN] = 0
+        st[b + S.MASCOTS_USED] = 0
+        for f in (S.OPS_ROUND, S.STARS_ROUND, S.MONEY_ROUND, S.INSTALLED, S.MAPS_BOUGHT,
+                  S.REMOVED, S.GUIDE_USED, S.MANAGER_USED):
+            st[b + f] = 0
+    for i in range(st[S.DICE_N]):
+        st[S.DIE_TINT + i] = -1
+
+
+@njit
+def refill_monorails(st, tab, rng) -> None:
+    """Dice left on monorails nobody chose go to the bag; every monorail is refilled."""
+    for m in range(st[S.MONO_N]):
+        for s in range(S.SPACES):
+            c = st[S.MONO_COL + m * S.SPACES + s]
+            if c >= 0:
+                st[S.BAG + c] += 1
+                st[S.MONO_COL + m * S.SPACES + s] = -1
+        st[S.MONO_TAKEN + m] = -1
+    fill_monorails(st, tab, rng)
+
+
+@njit
+def refill_display(st, tab, next_round) -> None:
+    """The display's leftovers onto the discard pile; players + 1 tiles from the stack of
+    round ``next_round`` (0-based)."""
+    for k in range(st[S.DISPLAY_N]):
+        st[S.DISCARD + st[S.DISCARD_N]] = st[S.DISPLAY + k]
+        st[S.DISCARD_N] += 1
+    st[S.DISPLAY_N] = 0
+    use_b = tab[TB.STACK_FOR_ROUND + st[S.MODE] * S.MAX_ROUNDS + next_round] == 1
+    top = S.STACK_B_N if use_b else S.STACK_A_N
+    base = S.STACK_B if use_b else S.STACK_A
+    for _ in range(st[S.N_PLAYERS] + 1):
+        if st[top] > 0:
+            st[top] -= 1
+            st[S.DISPLAY + st[S.DISPLAY_N]] = st[base + st[top]]
+            st[S.DISPLAY_N] += 1

@@ -47,6 +47,9 @@ Layout::
         50 UPGRADE[HEXES]    installed upgrades on each hex: bit k for upgrade kind k
         69 CUBES_ON[HEXES]   cubes placed on each hex this round
         88 BANNED[HEXES]     bit k: an upgrade of kind k removed from this hex (rules.md 19)
+        107 INSTALLED, 108 MAPS_BOUGHT, 109 REMOVED   upgrades installed, maps bought and
+                             upgrades removed (architect) this round
+        110 GUIDE_USED, 111 MANAGER_USED   staff powers used this round
 """
 
 from numba import njit
@@ -122,7 +125,12 @@ TILE = 31
 UPGRADE = TILE + HEXES
 CUBES_ON = UPGRADE + HEXES
 BANNED = CUBES_ON + HEXES
-SEAT_SIZE = BANNED + HEXES
+INSTALLED = BANNED + HEXES
+MAPS_BOUGHT = INSTALLED + 1
+REMOVED = MAPS_BOUGHT + 1
+GUIDE_USED = REMOVED + 1
+MANAGER_USED = GUIDE_USED + 1
+SEAT_SIZE = MANAGER_USED + 1
 
 SIZE = SEAT + MAX_PLAYERS * SEAT_SIZE
 
