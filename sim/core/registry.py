@@ -15,9 +15,9 @@ from types import ModuleType
 
 from sim.core.errors import PlaytestError
 
-GAMES = {"festival": "sim.festival"}
+GAMES = {"festival": "sim.festival", "dice_theme_park": "sim.dice_theme_park"}
 # Games with data but no engine yet: named in the refusal, so that a user knows why.
-DATA_ONLY = ("dice_theme_park", "magnificent")
+DATA_ONLY = ("magnificent",)
 
 
 def register_game(name: str, module: str) -> None:

@@ -1,1 +1,114 @@
-"""Dice Theme Park (Alley Cat Games): the game as data; the engine follows."""
+"""Dice Theme Park (Alley Cat Games): the engine and its adapter for the batch runner.
+
+The intro game (4 rounds, no administrators or skills) for 2 to 4 players; the full and
+short games come next (issue 11).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from sim.core.declaration import Element, ResultsDeclaration
+from sim.core.errors import PlaytestError
+from sim.dice_theme_park import batch, bots, data, tables
+from sim.dice_theme_park import state as S
+from sim.dice_theme_park.results import SOURCES, to_table
+
+NAME = "dice_theme_park"
+BENCH_BOTS = ("random", "greedy")
+PLAYERS = (2, S.MAX_PLAYERS)
+DEFAULT_BOTS = ("greedy", "builder", "operator", "random")
+MODE = 0  # the intro game (data.MODES); full and short: issue 11
+# memory one game of a chunk takes at its peak (result arrays, table, parquet writer)
+BYTES_PER_GAME = 2048
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Everything a worker needs to play chunks, shipped whole (no file access)."""
+
+    data: data.DiceThemeParkData
+    tab: np.ndarray
+    n_players: int
+    bot_names: tuple[str, ...]
+    bots: tuple[np.ndarray, np.ndarray, np.ndarray]
+    rotate: bool
+
+
+def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
+            rotate: bool = True, sets: dict | None = None) -> tuple[Prepared, dict]:
+    """Validate a request; returns the worker spec and metadata for run.json."""
+    d = data.load(data_dir, sets)
+    lo, hi = d.params["min_players"], d.params["max_players"]
+    if not lo <= n_players <= hi:
+        raise PlaytestError(f"Dice Theme Park is for {lo} to {hi} players, not {n_players}")
+    if len(bot_names) != n_players:
+        raise PlaytestError(f"{n_players} players need {n_players} bots, got "
+                            f"{len(bot_names)}: {','.join(bot_names)}")
+    arrays = bots.bot_arrays(bot_names)
+    meta = {"data_dir": str(d.folder), "data_hash": d.hash, "bots": list(bot_names),
+            "mode": data.MODES[MODE]}
+    return Prepared(d, tables.pack(d), n_players, tuple(bot_names), arrays, rotate), meta
+
+
+def declare(info: dict) -> ResultsDeclaration:
+    """Dice Theme Park's results table (results.py) for the analysis."""
+    return ResultsDeclaration(
+        title="Dice Theme Park",
+        sources=SOURCES,
+        elements=(Element("start_position", "dealt", "Position in the setup turn order"),
+                  Element("start_pair", "dealt", "Starting tiles dealt"),
+                  Element("start_tile", "kept", "Starting tile kept", context="start_pair"),
+                  Element("attractions", "outcome", "Attractions at the end"),
+                  Element("upgrades", "outcome", "Upgrades installed"),
+                  Element("mascots", "outcome", "Mascots owned")),
+        game_elements=(),
+        length=("operations",),
+        notes=("The intro game: 4 rounds, no administrators or skills.",
+               "A win shared by k players counts 1/k to each (tie-breaks first: most dice in "
+               "the park after the 1s leave, then most money).",
+               "Reconstructed card data (staff pips and money, monorails, most attractions, "
+               "objectives) is listed in seeds/dice_theme_park/rules.md; results about single "
+               "tiles speak of that reconstruction."),
+    )
+
+
+def play_chunk(p: Prepared, seed: int, start: int, n: int, check: bool = False) -> pa.Table:
+    """Games start..start+n-1 as a results table; ``check`` tests the invariants."""
+    seat_out, win_out, game_out = batch.run_chunk(p.tab, p.n_players, MODE, seed, start, n,
+                                                  p.bots, p.rotate, check)
+    if check and game_out[batch.GO_CHECK].any():
+        from sim.dice_theme_park.invariants import CODES
+
+        bad = int(np.flatnonzero(game_out[batch.GO_CHECK])[0])
+        raise RuntimeError(f"game {start + bad}: {CODES[int(game_out[batch.GO_CHECK, bad])]}")
+    return to_table(p.data, list(p.bot_names), MODE, seed, start, seat_out, win_out,
+                    game_out)
+
+
+def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
+           rotate: bool = True, data_dir: str | None = None, sets: dict | None = None
+           ) -> tuple[list[str], list[int]]:
+    """Play one game with its log: (lines to print, final stars per seat)."""
+    from sim.dice_theme_park.log import format_final, format_log
+    from sim.dice_theme_park.play import bot_of, final_standing, new_buffers, play_game
+
+    prepared, _ = prepare(n_players, bot_names, data_dir, rotate, sets)
+    if game_index < 0:
+        raise PlaytestError(f"--game must be zero or positive, got {game_index}")
+    st, rng, scratch, log = new_buffers(log_rows=20_000)
+    nlog, _ = play_game(prepared.tab, n_players, MODE, seed, game_index, prepared.bots,
+                        rotate, st, rng, scratch, log, False)
+    dice = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
+    wins = np.zeros(S.MAX_PLAYERS)
+    ranks = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
+    final_standing(st, prepared.tab, dice, wins, ranks)
+    seat_bots = [bot_names[bot_of(p, game_index, n_players, rotate)] for p in range(n_players)]
+    head = [f"Dice Theme Park (intro game), seed {seed}, game {game_index}, {n_players} "
+            "players"]
+    lines = head + format_log(log, min(nlog, len(log)), prepared.data, st, seat_bots)
+    lines += format_final(st, prepared.data, seat_bots, wins, dice)
+    return lines, [int(st[S.seat(p) + S.STARS]) for p in range(n_players)]

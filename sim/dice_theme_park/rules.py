@@ -34,6 +34,7 @@ P_BONUS_SET_ANY_PIPS = TB.PARAMS + TB.P["bonus_set_any_pips"]
 P_MAP_PRICE = TB.PARAMS + TB.P["map_price"]
 P_MASCOT_PRICE = TB.PARAMS + TB.P["mascot_price"]
 P_MAX_UPGRADES_INSTALLED = TB.PARAMS + TB.P["max_upgrades_installed"]
+P_MAX_MAPS_BOUGHT = TB.PARAMS + TB.P["max_maps_bought"]
 
 
 # ---------------------------------------------------------------- dice
@@ -147,6 +148,7 @@ def setup(st, tab, n_players, mode, rng) -> None:
     shuffle(rng, st, S.ORDER, n_players)
     for i in range(n_players):
         st[S.PREV_ORDER + i] = st[S.ORDER + i]
+        st[S.SETUP_ORDER + i] = st[S.ORDER + i]
     # the players' components and start piece
     entrance = tab[P_ENTRANCE_HEX]
     for p in range(n_players):
@@ -561,6 +563,7 @@ def operate(st, tab, p, hex_, party, lowered) -> int:
     st[b + S.CUBES] += 1
     st[b + S.CUBES_ON + hex_] += 1
     st[b + S.OPS_ROUND] += 1
+    st[b + S.OPS_TOTAL] += 1
     n = 0
     for k in range(MAX_PARTY):
         i = party[k]
@@ -896,7 +899,7 @@ def reset_round(st) -> None:
         st[b + S.MAPS_DOWN] = 0
         st[b + S.MASCOTS_USED] = 0
         for f in (S.OPS_ROUND, S.STARS_ROUND, S.MONEY_ROUND, S.INSTALLED, S.MAPS_BOUGHT,
-                  S.REMOVED, S.GUIDE_USED, S.MANAGER_USED):
+                  S.REMOVED, S.GUIDE_USED, S.MANAGER_USED, S.EXTRA_LEFT):
             st[b + f] = 0
     for i in range(st[S.DICE_N]):
         st[S.DIE_TINT + i] = -1

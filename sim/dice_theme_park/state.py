@@ -15,6 +15,7 @@ Layout::
     5  OVER              1 after the end scoring
     8  ORDER[4]          seats in turn order, ORDER[0] first
     12 PREV_ORDER[4]     last round's turn order (the setup order in round 1)
+    SETUP_ORDER[4]       the turn order drawn at setup (what a seat was dealt)
     16 BAG[3]            dice of each colour in the bag
     19 ASIDE[3]          dice set aside (not in play; refill an empty bag)
     22 SUBST[3]          substitute dice drawn from an empty bag, per colour (rules.md 1)
@@ -50,6 +51,9 @@ Layout::
         107 INSTALLED, 108 MAPS_BOUGHT, 109 REMOVED   upgrades installed, maps bought and
                              upgrades removed (architect) this round
         110 GUIDE_USED, 111 MANAGER_USED   staff powers used this round
+        112 EXTRA_LEFT, 113 EXTRA_HEX      the mascot staff's extra adjustments left after
+                             the last mascot use, and that use's hex
+        114 OPS_TOTAL        operations in the game so far
 """
 
 from numba import njit
@@ -103,7 +107,8 @@ DIE_COL = DICE_N + 1
 DIE_PIPS = DIE_COL + DICE
 DIE_AT = DIE_PIPS + DICE
 DIE_TINT = DIE_AT + DICE
-SEAT = DIE_TINT + DICE
+SETUP_ORDER = DIE_TINT + DICE
+SEAT = SETUP_ORDER + MAX_PLAYERS
 
 MONEY = 0
 STARS = 1
@@ -130,7 +135,10 @@ MAPS_BOUGHT = INSTALLED + 1
 REMOVED = MAPS_BOUGHT + 1
 GUIDE_USED = REMOVED + 1
 MANAGER_USED = GUIDE_USED + 1
-SEAT_SIZE = MANAGER_USED + 1
+EXTRA_LEFT = MANAGER_USED + 1
+EXTRA_HEX = EXTRA_LEFT + 1
+OPS_TOTAL = EXTRA_HEX + 1
+SEAT_SIZE = OPS_TOTAL + 1
 
 SIZE = SEAT + MAX_PLAYERS * SEAT_SIZE
 

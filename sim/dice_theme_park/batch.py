@@ -1,0 +1,98 @@
+"""The batch kernel: games [start, start + n) of one seed, in parallel, into result arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim.dice_theme_park import rules as R
+from sim.dice_theme_park import state as S
+from sim.dice_theme_park.play import LOG_COLS, bot_of, final_standing, new_scratch, play_game
+
+# Per (game, seat) integer results, field-major: seat_out[field, g, p].
+SEAT_FIELDS = ("score", "score_operations", "score_special_effects", "score_objectives",
+               "score_money", "score_other", "rank", "bot_slot", "money", "dice_in_park",
+               "start_position", "dealt_1", "dealt_2", "start_tile", "attractions",
+               "upgrades", "mascots", "operations")
+(SO_SCORE, SO_PARTS, _, _, _, SO_OTHER, SO_RANK, SO_BOT, SO_MONEY, SO_DICE, SO_POSITION,
+ SO_DEALT, _, SO_KEPT, SO_ATTRACTIONS, SO_UPGRADES, SO_MASCOTS, SO_OPS) = range(
+    len(SEAT_FIELDS))
+# Per game integer results, game_out[field, g].
+GAME_FIELDS = ("objective_1", "objective_2", "objective_3", "substitutes", "check")
+GO_OBJECTIVE, _, _, GO_SUBST, GO_CHECK = range(len(GAME_FIELDS))
+NS = len(SEAT_FIELDS)
+NG = len(GAME_FIELDS)
+
+
+@njit
+def record(st, tab, g, seat_out, win_out, game_out, rotate, game_index, bad, dice, wins,
+           ranks):
+    """Write game g's results into the output arrays."""
+    n = st[S.N_PLAYERS]
+    final_standing(st, tab, dice, wins, ranks)
+    for p in range(n):
+        b = S.seat(p)
+        seat_out[SO_SCORE, g, p] = st[b + S.STARS]
+        for k in range(4):
+            seat_out[SO_PARTS + k, g, p] = st[b + S.SCORE + k]
+        other = 0
+        for k in range(4, len(S.SOURCES)):
+            other += st[b + S.SCORE + k]
+        seat_out[SO_OTHER, g, p] = other
+        seat_out[SO_RANK, g, p] = ranks[p]
+        seat_out[SO_BOT, g, p] = bot_of(p, game_index, n, rotate)
+        seat_out[SO_MONEY, g, p] = st[b + S.MONEY]
+        seat_out[SO_DICE, g, p] = dice[p]
+        for i in range(n):
+            if st[S.SETUP_ORDER + i] == p:
+                seat_out[SO_POSITION, g, p] = i
+        dealt = (st[b + S.DEALT], st[b + S.DEALT + 1])
+        seat_out[SO_DEALT, g, p] = min(dealt)
+        seat_out[SO_DEALT + 1, g, p] = max(dealt)
+        seat_out[SO_KEPT, g, p] = st[b + S.KEPT]
+        seat_out[SO_ATTRACTIONS, g, p] = R.objective_measure(st, tab, p, 3)
+        seat_out[SO_UPGRADES, g, p] = R.objective_measure(st, tab, p, 5)
+        seat_out[SO_MASCOTS, g, p] = st[b + S.MASCOTS]
+        seat_out[SO_OPS, g, p] = st[b + S.OPS_TOTAL]
+        win_out[g, p] = wins[p]
+    k = 0
+    for r in range(S.MAX_ROUNDS):
+        if st[S.OBJECTIVE + r] >= 0 and k < 3:
+            game_out[GO_OBJECTIVE + k, g] = st[S.OBJECTIVE + r]
+            k += 1
+    for j in range(k, 3):
+        game_out[GO_OBJECTIVE + j, g] = -1
+    game_out[GO_SUBST, g] = st[S.SUBST] + st[S.SUBST + 1] + st[S.SUBST + 2]
+    game_out[GO_CHECK, g] = bad
+
+
+@njit(parallel=True, cache=True)
+def play_batch(tab, n_players, mode, seed, start, n, bots, rotate, check, seat_out, win_out,
+               game_out):
+    """Play games start..start+n-1; one lane of games per thread, buffers reused in a lane."""
+    lanes = min(n, 64)
+    for lane in prange(lanes):
+        st = np.zeros(S.SIZE, dtype=np.int64)
+        rng = np.zeros(4, dtype=np.uint64)
+        scratch = new_scratch()
+        log = np.zeros((0, LOG_COLS), dtype=np.int64)
+        dice = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
+        wins = np.zeros(S.MAX_PLAYERS)
+        ranks = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
+        for g in range(lane, n, lanes):
+            game_index = start + g
+            _, bad = play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng,
+                               scratch, log, check)
+            record(st, tab, g, seat_out, win_out, game_out, rotate, game_index, bad, dice,
+                   wins, ranks)
+
+
+def run_chunk(tab, n_players: int, mode: int, seed: int, start: int, n: int, bots,
+              rotate: bool, check: bool = False):
+    """Python entry: (seat_out [field, game, seat], win_out [game, seat], game_out)."""
+    seat_out = np.zeros((NS, n, n_players), dtype=np.int64)
+    win_out = np.zeros((n, n_players))
+    game_out = np.zeros((NG, n), dtype=np.int64)
+    play_batch(tab, np.int64(n_players), np.int64(mode), np.int64(seed), np.int64(start),
+               np.int64(n), tuple(bots), rotate, check, seat_out, win_out, game_out)
+    return seat_out, win_out, game_out

@@ -1,0 +1,61 @@
+"""State invariants, checked after every decision when a run asks for it (tests do)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.dice_theme_park import rules as R
+from sim.dice_theme_park import state as S
+from sim.dice_theme_park import tables as TB
+
+CODES = ("ok", "dice not conserved", "negative money", "more cubes than a player has",
+         "stars differ from the sum of their sources", "tiles not conserved",
+         "turn order is not a permutation", "a die's pips out of 1..6")
+
+
+@njit
+def check_state(st, tab) -> int:
+    """0, or the first broken invariant's code (CODES)."""
+    n = st[S.N_PLAYERS]
+    total = 0
+    for c in range(S.COLOURS):
+        total += st[S.BAG + c] + st[S.ASIDE + c] - st[S.SUBST + c]
+    for k in range(st[S.MONO_N] * S.SPACES):
+        total += st[S.MONO_COL + k] >= 0
+    for i in range(st[S.DICE_N]):
+        if st[S.DIE_AT + i] != S.NOWHERE:
+            total += 1
+            if not 1 <= st[S.DIE_PIPS + i] <= 6:
+                return 7
+    if total != S.COLOURS * tab[R.P_DICE_PER_COLOUR]:
+        return 1
+    tiles = st[S.STACK_A_N] + st[S.STACK_B_N] + st[S.DISPLAY_N] + st[S.DISCARD_N]
+    seen = 0
+    for p in range(n):
+        b = S.seat(p)
+        if st[b + S.MONEY] < 0:
+            return 2
+        if st[b + S.CUBES] > tab[R.P_CUBES]:
+            return 3
+        parts = 0
+        for k in range(len(S.SOURCES)):
+            parts += st[b + S.SCORE + k]
+        if parts != st[b + S.STARS]:
+            return 4
+        for h in range(S.HEXES):
+            a = st[b + S.TILE + h]
+            if a >= 0 and (tab[TB.ATT_STACK + a] == TB.STACK_A
+                           or tab[TB.ATT_STACK + a] == TB.STACK_B):
+                tiles += 1
+        for k in range(2):  # dealt and not yet kept or returned
+            if st[b + S.KEPT] < 0 and st[b + S.DEALT + k] >= 0:
+                tiles += 1
+        seen |= 1 << st[S.ORDER + p]
+    stacks = 0
+    for a in range(tab[R.P_ATTRACTIONS]):
+        stacks += tab[TB.ATT_STACK + a] == TB.STACK_A or tab[TB.ATT_STACK + a] == TB.STACK_B
+    if tiles != stacks:
+        return 5
+    if seen != (1 << n) - 1:
+        return 6
+    return 0

@@ -1,0 +1,308 @@
+"""Dice Theme Park's decisions as small steps: the legal moves of each decision kind and how a
+move is applied. A move is one int: ``((type * 256 + a) * 256 + b) * 256 + c``.
+
+Decision kinds (rules.md "A round"; each has its own moves and feature weights):
+
+- START: keep dealt tile a on setup hex b.
+- STAFF: play staff a and b (a <= b; the same only with two in hand).
+- MONORAIL: take monorail a.
+- CONCIERGE: raise new die a by b (1 or 2), or new dice a and b by 1 each (type 1); or pass.
+- BUILD: display tile a on hex b; or pass.
+- BONUS_PIPS: set die a to b pips (the 2-amenity bonus).
+- FREE_BUILD: discard-pile tile a on hex b (the 4-amenity bonus).
+- MASCOT: hire one (type 1) or pass.
+- MAP: buy one (type 1) or pass.
+- UPGRADE: install upgrade kind a on hex b; remove kind a from hex b first (type 2, the
+  architect); or pass.
+- OPERATE: operate hex a with party b (c = 1: the manager's extra operation); a map moves die
+  a to the adjacent hex b; the guide moves die a to hex b; a mascot's +-1 on die a (b: 0 for
+  -1, 1 for +1); a mascot's colour b for die a; or stop.
+- MOVE: lowered die a moves to the adjacent hex b (after an operation).
+- SAVE: the ticket agent sets die a (at 1) to b pips on the entrance; or pass.
+
+Dice alike (same hex, colour, pips and adjustment) are one move, so option counts stay small.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.dice_theme_park import rules as R
+from sim.dice_theme_park import state as S
+from sim.dice_theme_park import tables as TB
+
+KINDS = ("start", "staff", "monorail", "concierge", "build", "bonus_pips", "free_build",
+         "mascot", "map", "upgrade", "operate", "move", "save")
+(K_START, K_STAFF, K_MONORAIL, K_CONCIERGE, K_BUILD, K_BONUS_PIPS, K_FREE_BUILD, K_MASCOT,
+ K_MAP, K_UPGRADE, K_OPERATE, K_MOVE, K_SAVE) = range(len(KINDS))
+
+PASS = 0  # type 0: pass or stop
+T_ACT = 1  # the kind's action
+T_REMOVE = 2  # UPGRADE: the architect's removal
+T_MAP, T_GUIDE, T_PIPS, T_TINT = 2, 3, 4, 5  # OPERATE
+MAX_MOVES = 1024
+
+
+@njit
+def encode(t, a, b, c) -> int:
+    return ((t * 256 + a) * 256 + b) * 256 + c
+
+
+@njit
+def decode(m):
+    return m >> 24, (m >> 16) & 255, (m >> 8) & 255, m & 255
+
+
+@njit
+def _alike(st, i, j) -> bool:
+    return (st[S.DIE_AT + i] == st[S.DIE_AT + j] and st[S.DIE_COL + i] == st[S.DIE_COL + j]
+            and st[S.DIE_PIPS + i] == st[S.DIE_PIPS + j]
+            and st[S.DIE_TINT + i] == st[S.DIE_TINT + j])
+
+
+@njit
+def park_dice(st, p, out) -> int:
+    """One slot per group of alike dice in seat p's park, into ``out``; their number."""
+    n = 0
+    for i in range(st[S.DICE_N]):
+        at = st[S.DIE_AT + i]
+        if at == S.NOWHERE or at // S.HEXES != p:
+            continue
+        new = True
+        for k in range(n):
+            if _alike(st, out[k], i):
+                new = False
+                break
+        if new:
+            out[n] = i
+            n += 1
+    return n
+
+
+@njit
+def legal_moves(st, tab, p, kind, ctx, moves) -> int:
+    """The legal moves of seat p at a ``kind`` decision into ``moves``; their number. ``ctx``
+    holds what the decision is about: new dice (CONCIERGE), lowered dice (MOVE), dice at 1
+    (SAVE), each as ctx[0] = count, ctx[1:] = slots."""
+    b = S.seat(p)
+    n = 0
+    hexes = np.empty(S.HEXES, dtype=np.int64)
+    if kind == K_START:
+        nh = R.start_hexes(st, tab, p, hexes)
+        for which in range(2):
+            for k in range(nh):
+                moves[n] = encode(T_ACT, which, hexes[k], 0)
+                n += 1
+        return n
+    if kind == K_STAFF:
+        for x in range(S.STAFF):
+            for y in range(x, S.STAFF):
+                if st[b + S.HAND + x] >= 1 + (x == y) and st[b + S.HAND + y] >= 1:
+                    moves[n] = encode(T_ACT, x, y, 0)
+                    n += 1
+        return n
+    if kind == K_MONORAIL:
+        for m in range(st[S.MONO_N]):
+            if st[S.MONO_TAKEN + m] < 0:
+                moves[n] = encode(T_ACT, m, 0, 0)
+                n += 1
+        return n
+    moves[0] = encode(PASS, 0, 0, 0)  # every other decision may pass (MOVE excepted)
+    n = 1
+    if kind == K_CONCIERGE:
+        for k in range(ctx[0]):
+            for up in (1, 2):
+                moves[n] = encode(T_ACT, ctx[1 + k], up, 0)
+                n += 1
+            for j in range(k + 1, ctx[0]):
+                moves[n] = encode(2, ctx[1 + k], ctx[1 + j], 0)
+                n += 1
+        return n
+    if kind == K_BUILD:
+        nh = R.build_hexes(st, tab, p, hexes)
+        for k in range(st[S.DISPLAY_N]):
+            if tab[TB.ATT_COST + st[S.DISPLAY + k]] <= st[b + S.MONEY]:
+                for h in range(nh):
+                    moves[n] = encode(T_ACT, k, hexes[h], 0)
+                    n += 1
+        return n
+    if kind == K_FREE_BUILD:
+        nh = R.build_hexes(st, tab, p, hexes)
+        n = 0  # the bonus is taken (a tile is free)
+        for k in range(st[S.DISCARD_N]):
+            for h in range(nh):
+                moves[n] = encode(T_ACT, k, hexes[h], 0)
+                n += 1
+        return n
+    if kind == K_BONUS_PIPS:
+        dice = np.empty(S.DICE, dtype=np.int64)
+        nd = park_dice(st, p, dice)
+        for k in range(nd):
+            for pips in range(1, 7):
+                if pips != st[S.DIE_PIPS + dice[k]]:
+                    moves[n] = encode(T_ACT, dice[k], pips, 0)
+                    n += 1
+        return n
+    if kind == K_MASCOT:
+        if st[b + S.MONEY] >= R.mascot_price(st, tab, p):
+            moves[n] = encode(T_ACT, 0, 0, 0)
+            n += 1
+        return n
+    if kind == K_MAP:
+        if st[b + S.MAPS_BOUGHT] < tab[R.P_MAX_MAPS_BOUGHT] and \
+                st[b + S.MONEY] >= tab[R.P_MAP_PRICE]:
+            moves[n] = encode(T_ACT, 0, 0, 0)
+            n += 1
+        return n
+    if kind == K_UPGRADE:
+        for h in range(S.HEXES):
+            for u in range(S.UPGRADE_KINDS):
+                if R.can_install(st, tab, p, u, h):
+                    moves[n] = encode(T_ACT, u, h, 0)
+                    n += 1
+                if (st[b + S.UPGRADE + h] >> u) & 1 and \
+                        st[b + S.REMOVED] < R.played(st, p, R.ARCHITECT) and \
+                        st[b + S.INSTALLED] == 0:
+                    moves[n] = encode(T_REMOVE, u, h, 0)
+                    n += 1
+        return n
+    if kind == K_MOVE:
+        n = 0
+        near = np.empty(6, dtype=np.int64)
+        for k in range(ctx[0]):
+            i = ctx[1 + k]
+            nn = R.neighbour_tiles(st, tab, p, st[S.DIE_AT + i] % S.HEXES, near)
+            for j in range(nn):
+                moves[n] = encode(T_ACT, i, near[j], 0)
+                n += 1
+        return n
+    if kind == K_SAVE:
+        for k in range(ctx[0]):
+            for pips in range(1, 7):
+                moves[n] = encode(T_ACT, ctx[1 + k], pips, 0)
+                n += 1
+        return n
+    return _operate_moves(st, tab, p, moves, n)
+
+
+@njit
+def _operate_moves(st, tab, p, moves, n) -> int:
+    b = S.seat(p)
+    parties = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
+    manager = st[b + S.MANAGER_USED] < R.played(st, p, R.MANAGER) and \
+        st[b + S.CUBES] < tab[R.P_CUBES]
+    for h in range(S.HEXES):
+        if st[b + S.TILE + h] < 0:
+            continue
+        free = R.free_icon(st, tab, p, h)
+        if not free and not manager:
+            continue
+        k = R.parties(st, tab, p, h, parties)
+        for j in range(k):
+            if n < MAX_MOVES:
+                moves[n] = encode(T_ACT, h, j, 0 if free else 1)
+                n += 1
+    dice = np.empty(S.DICE, dtype=np.int64)
+    nd = park_dice(st, p, dice)
+    near = np.empty(6, dtype=np.int64)
+    maps = st[b + S.MAPS_UP] > 0
+    guide = st[b + S.GUIDE_USED] < R.played(st, p, R.GUIDE)
+    mascot = st[b + S.MASCOTS_USED] < st[b + S.MASCOTS]
+    for k in range(nd):
+        i = dice[k]
+        here = st[S.DIE_AT + i] % S.HEXES
+        # the mascot staff's extra adjustments, on the attraction of the last mascot use
+        extra = 1 if st[b + S.EXTRA_LEFT] > 0 and st[b + S.EXTRA_HEX] == here else 0
+        if maps:
+            nn = R.neighbour_tiles(st, tab, p, here, near)
+            for j in range(nn):
+                if n < MAX_MOVES:
+                    moves[n] = encode(T_MAP, i, near[j], 0)
+                    n += 1
+        if guide:
+            for h in range(S.HEXES):
+                if h != here and st[b + S.TILE + h] >= 0 and n < MAX_MOVES:
+                    moves[n] = encode(T_GUIDE, i, h, 0)
+                    n += 1
+        for use in range(2):  # c = 0: a mascot's use; c = 1: an extra adjustment
+            if (use == 0 and not mascot) or (use == 1 and not extra) or n + 5 >= MAX_MOVES:
+                continue
+            moves[n] = encode(T_PIPS, i, 0, use)
+            n += 1
+            if st[S.DIE_PIPS + i] < 6:
+                moves[n] = encode(T_PIPS, i, 1, use)
+                n += 1
+            for colour in range(S.COLOURS):
+                if colour != R.die_colour(st, i):
+                    moves[n] = encode(T_TINT, i, colour, use)
+                    n += 1
+    return n
+
+
+@njit
+def apply(st, tab, p, kind, move, ctx, rng) -> int:
+    """Apply seat p's ``move`` at a ``kind`` decision. Returns what must follow: for an
+    operation, the number of lowered dice left (their slots in ctx); for a build, the amenity
+    bonus (R.BONUS_*); else 0."""
+    t, a, bb, c = decode(move)
+    b = S.seat(p)
+    if t == PASS:  # START, STAFF, MONORAIL, FREE_BUILD and MOVE have no pass
+        return 0
+    if kind == K_START:
+        R.keep_start_tile(st, tab, p, a, bb)
+    elif kind == K_STAFF:
+        R.play_staff(st, tab, p, a, bb)
+    elif kind == K_MONORAIL:
+        ctx[0] = R.take_monorail(st, tab, p, a, ctx[1:])
+    elif kind == K_CONCIERGE:
+        if t == T_ACT:
+            R.raise_die(st, a, bb)
+        else:
+            R.raise_die(st, a, 1)
+            R.raise_die(st, bb, 1)
+    elif kind == K_BUILD:
+        return R.build(st, tab, p, a, bb)
+    elif kind == K_FREE_BUILD:
+        R.build_from_discard(st, tab, p, a, bb)
+    elif kind == K_BONUS_PIPS:
+        st[S.DIE_PIPS + a] = bb
+    elif kind == K_MASCOT:
+        R.hire_mascot(st, tab, p)
+    elif kind == K_MAP:
+        R.buy_map(st, tab, p)
+    elif kind == K_UPGRADE:
+        if t == T_ACT:
+            R.install(st, tab, p, a, bb)
+        else:
+            R.remove_upgrade(st, p, a, bb)
+    elif kind == K_MOVE:
+        R.move_die(st, p, a, bb)
+    elif kind == K_SAVE:
+        R.save_die(st, tab, p, a, bb)
+    elif kind == K_OPERATE:
+        if t == T_ACT:
+            parties = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
+            R.parties(st, tab, p, a, parties)
+            if c == 1:
+                st[b + S.MANAGER_USED] += 1
+            n = R.operate(st, tab, p, a, parties[bb], ctx[1:])
+            ctx[0] = n
+            return n
+        if t == T_MAP:
+            R.use_map(st, p, a, bb)
+        elif t == T_GUIDE:
+            R.use_guide(st, p, a, bb)
+        elif t == T_PIPS or t == T_TINT:
+            here = st[S.DIE_AT + a] % S.HEXES
+            if c == 0:  # a mascot is used: the mascot staff's extras follow on its attraction
+                st[b + S.MASCOTS_USED] += 1
+                st[b + S.EXTRA_LEFT] = R.played(st, p, R.MASCOT)
+                st[b + S.EXTRA_HEX] = here
+            else:
+                st[b + S.EXTRA_LEFT] -= 1
+            if t == T_PIPS:
+                R.adjust_pips(st, a, 1 if bb == 1 else -1)
+            else:
+                R.adjust_colour(st, a, bb)
+    return 0

@@ -1,0 +1,270 @@
+"""The game loop: one full game of Dice Theme Park (intro game), optionally logged.
+
+Every decision draws two numbers from the game's stream whatever the bot, so the stream
+does not depend on which bots play (common random numbers stay aligned). The batch kernel
+and ``replay`` call the same function, so a replayed game is the simulated game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import seed_game, uniform
+from sim.dice_theme_park import features as F
+from sim.dice_theme_park import moves as M
+from sim.dice_theme_park import rules as R
+from sim.dice_theme_park import state as S
+from sim.dice_theme_park.invariants import check_state
+from strategies.selectors import RANDOM, select, uniform_pick
+
+LOG_COLS = 8  # round, decision kind, seat, move, what followed, three details (_details)
+MAX_OPERATE_STEPS = 300  # a seat's operate steps in a round, far above any real count
+CTX = 1 + S.DICE  # count, then dice slots
+
+
+@njit(cache=True)  # called from Python: an entry point
+def bot_of(seat, game_index, n_players, rotate):
+    """Bot slot playing ``seat``: with rotation, game i moves every bot i seats on."""
+    return (seat + game_index) % n_players if rotate else seat
+
+
+@njit(cache=True)  # called from Python: an entry point
+def new_scratch():
+    """A bot's work buffers: moves, features, scores, a state copy, two snapshots, the
+    decision's context and a log row's details."""
+    return (np.zeros(M.MAX_MOVES, dtype=np.int64), np.zeros((M.MAX_MOVES, F.N_FEATURES)),
+            np.zeros(M.MAX_MOVES), np.zeros(S.SIZE, dtype=np.int64),
+            np.zeros(F.N_SNAPSHOT, dtype=np.int64), np.zeros(F.N_SNAPSHOT, dtype=np.int64),
+            np.zeros(CTX, dtype=np.int64), np.zeros(3, dtype=np.int64))
+
+
+@njit
+def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
+    """Seat p's move at a ``kind`` decision, chosen by bot slot ``bot``; -1 when there is no
+    legal move."""
+    selectors, params, weights = bots
+    moves, feats, scores, work, before, after, _, _ = scratch
+    n = M.legal_moves(st, tab, p, kind, ctx, moves)
+    u1 = uniform(rng)
+    u2 = uniform(rng)
+    if n == 0:
+        return -1
+    if selectors[bot] == RANDOM:
+        return moves[uniform_pick(n, u1)]
+    if n > 1:
+        F.move_features(st, tab, p, kind, ctx, moves, n, feats, work, before, after)
+    return moves[select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2)]
+
+
+@njit
+def _log(log, nlog, r, kind, p, move, follow, details) -> int:
+    if nlog < log.shape[0]:
+        log[nlog, 0] = r
+        log[nlog, 1] = kind
+        log[nlog, 2] = p
+        log[nlog, 3] = move
+        log[nlog, 4] = follow
+        for k in range(3):
+            log[nlog, 5 + k] = details[k]
+    return nlog + 1
+
+
+@njit
+def _die(st, i) -> int:
+    """A die as the log keeps it: colour * 8 + pips (a colour adjustment: + 64 * (tint + 1))."""
+    return st[S.DIE_COL + i] * 8 + st[S.DIE_PIPS + i] + 64 * (st[S.DIE_TINT + i] + 1)
+
+
+@njit
+def _details(st, tab, p, kind, move, details) -> None:
+    """What the log needs to say about a move before it is applied: the dice of an
+    operation's party, the die a move touches, the tile a build takes; -1 where none."""
+    t, a, b, _ = M.decode(move)
+    details[:] = -1
+    if kind == M.K_OPERATE and t == M.T_ACT:
+        parties = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
+        R.parties(st, tab, p, a, parties)
+        for k in range(3):
+            if parties[b, k] >= 0:
+                details[k] = _die(st, parties[b, k])
+    elif kind == M.K_BUILD and t == M.T_ACT:
+        details[0] = st[S.DISPLAY + a]
+    elif kind == M.K_FREE_BUILD:
+        details[0] = st[S.DISCARD + a]
+    elif kind == M.K_START:
+        details[0] = st[S.seat(p) + S.DEALT + a]
+    elif kind == M.K_MONORAIL:
+        for k in range(S.SPACES):
+            if st[S.MONO_COL + a * S.SPACES + k] >= 0:
+                details[k] = (st[S.MONO_COL + a * S.SPACES + k] * 8
+                              + st[S.MONO_PIPS + a * S.SPACES + k])
+    elif t != M.PASS and (kind == M.K_OPERATE or kind == M.K_MOVE or kind == M.K_SAVE
+                          or kind == M.K_BONUS_PIPS or kind == M.K_CONCIERGE):
+        details[0] = _die(st, a)
+        details[1] = st[S.DIE_AT + a] % S.HEXES
+        if kind == M.K_CONCIERGE and t == 2:
+            details[2] = _die(st, b)
+
+
+@njit
+def _step(st, tab, p, kind, ctx, bots, bot, rng, scratch, log, nlog, r):
+    """Decide and apply one move; (follow-up of apply, the move, new log length)."""
+    move = decide(st, tab, p, kind, ctx, bots, bot, rng, scratch)
+    if move < 0:
+        return -1, move, nlog
+    details = scratch[7]
+    if log.shape[0]:
+        _details(st, tab, p, kind, move, details)
+    follow = M.apply(st, tab, p, kind, move, ctx, rng)
+    return follow, move, _log(log, nlog, r, kind, p, move, follow, details)
+
+
+@njit
+def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scratch, log,
+              check):
+    """Play game ``game_index`` of ``seed`` to the end in ``st``. Returns (log length, first
+    invariant violation code or 0; checked after every operate step and phase when
+    ``check``)."""
+    bad = 0
+    seed_game(rng, seed, game_index)
+    R.setup(st, tab, n_players, mode, rng)
+    ctx = scratch[6]
+    nlog = 0
+    first = bot_of(0, game_index, n_players, rotate)
+    for i in range(n_players):
+        p = st[S.ORDER + i]
+        bot = (first + p) % n_players
+        _, _, nlog = _step(st, tab, p, M.K_START, ctx, bots, bot, rng, scratch, log, nlog, -1)
+    R.lay_start_display(st, tab, rng)
+    picks = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
+    for r in range(st[S.ROUNDS]):
+        st[S.ROUND] = r
+        # planning: secret picks, revealed together
+        for p in range(n_players):
+            picks[p] = decide(st, tab, p, M.K_STAFF, ctx, bots, (first + p) % n_players, rng,
+                              scratch)
+        for p in range(n_players):
+            M.apply(st, tab, p, M.K_STAFF, picks[p], ctx, rng)
+            scratch[7][:] = -1
+            nlog = _log(log, nlog, r, M.K_STAFF, p, picks[p], 0, scratch[7])
+        R.set_turn_order(st, tab)
+        for p in range(n_players):
+            st[S.seat(p) + S.MONEY] += R.income(st, tab, p)
+        # welcome
+        for i in range(n_players):
+            p = st[S.ORDER + i]
+            bot = (first + p) % n_players
+            _, _, nlog = _step(st, tab, p, M.K_MONORAIL, ctx, bots, bot, rng, scratch, log,
+                               nlog, r)
+            for _ in range(R.played(st, p, R.CONCIERGE)):
+                _, _, nlog = _step(st, tab, p, M.K_CONCIERGE, ctx, bots, bot, rng, scratch,
+                                   log, nlog, r)
+        # expand
+        for i in range(n_players):
+            p = st[S.ORDER + i]
+            bot = (first + p) % n_players
+            bonus, _, nlog = _step(st, tab, p, M.K_BUILD, ctx, bots, bot, rng, scratch, log,
+                                   nlog, r)
+            if bonus == R.BONUS_SET_PIPS:
+                _, _, nlog = _step(st, tab, p, M.K_BONUS_PIPS, ctx, bots, bot, rng, scratch,
+                                   log, nlog, r)
+            elif bonus == R.BONUS_DRAW_DIE:
+                R.bonus_draw_die(st, tab, p, rng)
+            elif bonus == R.BONUS_FREE_BUILD:
+                _, _, nlog = _step(st, tab, p, M.K_FREE_BUILD, ctx, bots, bot, rng, scratch,
+                                   log, nlog, r)
+            _, _, nlog = _step(st, tab, p, M.K_MASCOT, ctx, bots, bot, rng, scratch, log,
+                               nlog, r)
+        # improve
+        for i in range(n_players):
+            p = st[S.ORDER + i]
+            bot = (first + p) % n_players
+            _, _, nlog = _step(st, tab, p, M.K_MAP, ctx, bots, bot, rng, scratch, log, nlog, r)
+            for _ in range(6):  # removals and installs, until a pass
+                _, move, nlog = _step(st, tab, p, M.K_UPGRADE, ctx, bots, bot, rng, scratch,
+                                      log, nlog, r)
+                if move <= 0:
+                    break
+        if check and bad == 0:
+            bad = check_state(st, tab)
+        # operate
+        for i in range(n_players):
+            p = st[S.ORDER + i]
+            bot = (first + p) % n_players
+            for _ in range(MAX_OPERATE_STEPS):
+                lowered, move, nlog = _step(st, tab, p, M.K_OPERATE, ctx, bots, bot, rng,
+                                            scratch, log, nlog, r)
+                if move <= 0:
+                    break
+                if M.decode(move)[0] == M.T_ACT and lowered > 0:
+                    _, _, nlog = _step(st, tab, p, M.K_MOVE, ctx, bots, bot, rng, scratch,
+                                       log, nlog, r)
+                if check and bad == 0:
+                    bad = check_state(st, tab)
+        # upkeep
+        for p in range(n_players):
+            R.score_cubes(st, tab, p)
+        if st[S.OBJECTIVE + r] >= 0:
+            R.score_objective(st, tab, st[S.OBJECTIVE + r])
+        if r < st[S.ROUNDS] - 1:
+            for i in range(n_players):
+                p = st[S.ORDER + i]
+                nlog = _ones_leave(st, tab, p, ctx, bots, (first + p) % n_players, rng,
+                                   scratch, log, nlog, r)
+            R.rotate_staff(st)
+            R.reset_round(st)
+            R.refill_monorails(st, tab, rng)
+            R.refill_display(st, tab, r + 1)
+        if check and bad == 0:
+            bad = check_state(st, tab)
+    R.end_money(st, tab)
+    st[S.OVER] = 1
+    return nlog, bad
+
+
+@njit
+def _ones_leave(st, tab, p, ctx, bots, bot, rng, scratch, log, nlog, r) -> int:
+    """Upkeep 4: seat p's dice at 1 leave the park; each ticket agent played may save one."""
+    for _ in range(R.played(st, p, R.TICKET_AGENT)):
+        ctx[0] = R.ones(st, p, ctx[1:])
+        if ctx[0] == 0:
+            break
+        _, _, nlog = _step(st, tab, p, M.K_SAVE, ctx, bots, bot, rng, scratch, log, nlog, r)
+    n = R.ones(st, p, ctx[1:])
+    for k in range(n):
+        R.discard_die(st, ctx[1 + k])
+    return nlog
+
+
+@njit
+def final_standing(st, tab, dice_after, wins, ranks) -> None:
+    """Win shares and ranks: most stars, then most dice in the park after the 1s leave (a
+    ticket agent played in the last round saves one), then most money; a remaining tie
+    shares the win."""
+    n = st[S.N_PLAYERS]
+    ones = np.empty(S.DICE, dtype=np.int64)
+    for p in range(n):
+        k = R.ones(st, p, ones)
+        dice_after[p] = R.objective_measure(st, tab, p, 1) - k + min(
+            k, R.played(st, p, R.TICKET_AGENT))
+    key = np.empty(n, dtype=np.int64)
+    for p in range(n):
+        b = S.seat(p)
+        key[p] = (st[b + S.STARS] * 1000 + dice_after[p]) * 100_000 + st[b + S.MONEY]
+    top = key[:n].max()
+    shared = 0
+    for p in range(n):
+        shared += key[p] == top
+    for p in range(n):
+        wins[p] = 1.0 / shared if key[p] == top else 0.0
+        better = 0
+        for q in range(n):
+            better += key[q] > key[p]
+        ranks[p] = better + 1
+
+
+def new_buffers(log_rows: int = 0):
+    """Per-game buffers for Python callers: state, rng, scratch and a log of ``log_rows``."""
+    return (np.zeros(S.SIZE, dtype=np.int64), np.zeros(4, dtype=np.uint64), new_scratch(),
+            np.zeros((log_rows, LOG_COLS), dtype=np.int64))
