@@ -127,7 +127,9 @@ def factor_effects(res, x: np.ndarray, ts: list[Term]) -> tuple[np.ndarray, np.n
             d1, d0 = p1 * (1 - p1), p0[w] * (1 - p0[w])
             grad = (d1 - d0) @ x0[w] / w.sum()
             grad[j] += d1.mean()
-            se[j - 1] = np.sqrt(grad @ cov @ grad)
+            var = grad @ cov @ grad
+            # a bot that (almost) never wins separates the model: no standard error then
+            se[j - 1] = np.sqrt(var) if var >= 0 else np.nan
     return ame, se
 
 

@@ -60,6 +60,8 @@ def summarise(effects: pd.DataFrame, seat_tests: pd.DataFrame, confounded: bool,
         limits.append(f"From {sample}, an effect smaller than about +/-{half:.1f} percentage "
                       "points cannot be told from zero.")
         if len(unresolved):
-            names = ", ".join(f"{r.factor} {r.level}" for r in unresolved.itertuples())
-            limits.append(f"Not resolved (intervals include zero): {names}.")
+            names = ", ".join(f"{r.factor} {r.level}" for r in unresolved.head(TOP).itertuples())
+            more = (f" and {len(unresolved) - TOP} more (see the table)"
+                    if len(unresolved) > TOP else "")
+            limits.append(f"Not resolved (intervals include zero): {names}{more}.")
     return findings, limits

@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 
 from sim.dice_theme_park import batch as B
-from sim.dice_theme_park.data import MODES, DiceThemeParkData
+from sim.dice_theme_park.data import MODES, STACKS, DiceThemeParkData
 
 SOURCES = ("operations", "special_effects", "objectives", "money", "other")
 
@@ -22,7 +22,9 @@ def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, sta
     g = {name: np.repeat(game_out[i], n_players) for i, name in enumerate(B.GAME_FIELDS)}
     names = list(dict.fromkeys(bots))
     tiles = data.attraction_names
-    pairs = sorted({(int(a), int(b)) for a, b in zip(f["dealt_1"], f["dealt_2"])})
+    # every pair of stack A tiles, in table order: the categories do not depend on the chunk
+    stack_a = [k for k, s in enumerate(data.attractions["stack"]) if STACKS[s] == "A"]
+    pairs = [(a, b) for i, a in enumerate(stack_a) for b in stack_a[i + 1 :]]
     pair_names = [f"{tiles[a]} + {tiles[b]}" for a, b in pairs]
     pair_code = {pair: k for k, pair in enumerate(pairs)}
     objectives = [*data.objective_names, "none"]

@@ -1,0 +1,101 @@
+"""Dice Theme Park's engine as a whole: invariants over compiled games, determinism, replay,
+hidden information, the bot ladder, and the runner and report on it."""
+
+import numpy as np
+import pytest
+
+import sim.dice_theme_park as dtp
+from reports.cli import main
+from sim.core.rng import game_stream
+from sim.dice_theme_park import moves as M
+from sim.dice_theme_park import state as S
+from sim.dice_theme_park.play import decide, new_buffers, play_game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_invariants_hold_after_every_step_of_ten_thousand_random_games(players):
+    """Dice conserved (bag + set aside + monorails + parks = 63 + substitutes), money never
+    negative, at most 17 cubes, stars the sum of their sources, tiles conserved, turn order a
+    permutation, pips 1..6: play_chunk raises on the first breach."""
+    p, _ = dtp.prepare(players, ["random"] * players)
+    df = dtp.play_chunk(p, 11, 0, 10_000, check=True).to_pandas()
+    assert len(df) == 10_000 * players
+    parts = df[[c for c in df.columns if c.startswith("score_")]].sum(axis=1)
+    assert (parts == df["score"]).all()
+    assert np.allclose(df.groupby("game_index")["win"].sum(), 1)
+
+
+def test_invariants_hold_with_every_bot():
+    p, _ = dtp.prepare(4, ["greedy", "builder", "operator", "random"])
+    dtp.play_chunk(p, 3, 0, 200, check=True)
+
+
+def test_rows_do_not_depend_on_chunks_or_threads():
+    import numba
+
+    p, _ = dtp.prepare(3, ["greedy", "operator", "random"])
+    whole = dtp.play_chunk(p, 5, 0, 120).to_pandas()
+    parts = [dtp.play_chunk(p, 5, s, 40).to_pandas() for s in (0, 40, 80)]
+    import pandas as pd
+
+    assert whole.equals(pd.concat(parts, ignore_index=True))
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        assert whole.equals(dtp.play_chunk(p, 5, 0, 120).to_pandas())
+    finally:
+        numba.set_num_threads(before)
+
+
+def test_replay_is_the_recorded_game():
+    bots = ["greedy", "builder", "random"]
+    p, _ = dtp.prepare(3, bots)
+    df = dtp.play_chunk(p, 9, 0, 12).to_pandas()
+    for g in (0, 7, 11):
+        lines, scores = dtp.replay(9, g, 3, bots)
+        assert scores == list(df[df["game_index"] == g]["score"])
+        assert any("operates" in line for line in lines) and lines[-1].startswith("  seat 2")
+
+
+def test_hidden_stacks_and_bag_order_change_no_decision():
+    """Mid-game, every seat's decision at every kind is the same when the face-down stacks
+    and the bag's make-up are shuffled (bots see public information and their own hand)."""
+    p, _ = dtp.prepare(4, ["greedy", "builder", "operator", "greedy"])
+    st, rng, scratch, log = new_buffers()
+    st_end = st.copy()
+    for g in range(6):
+        play_game(p.tab, 4, 0, 2, g, p.bots, True, st, rng, scratch, log, False)
+        st_end[:] = st
+        st_end[S.OVER] = 0
+        for seat in range(4):
+            for kind in (M.K_BUILD, M.K_OPERATE, M.K_UPGRADE, M.K_MASCOT):
+                ctx = np.zeros(1 + S.DICE, dtype=np.int64)
+                hidden = st_end.copy()
+                shuffle = np.random.default_rng(g)
+                n_a = hidden[S.STACK_A_N]
+                hidden[S.STACK_A : S.STACK_A + n_a] = shuffle.permutation(
+                    hidden[S.STACK_A : S.STACK_A + n_a])
+                bag = hidden[S.BAG : S.BAG + 3].sum()
+                hidden[S.BAG : S.BAG + 3] = shuffle.multinomial(bag, [1 / 3] * 3)
+                a = decide(st_end, p.tab, seat, kind, ctx, p.bots, seat, game_stream(1, g),
+                           scratch)
+                b = decide(hidden, p.tab, seat, kind, ctx, p.bots, seat, game_stream(1, g),
+                           scratch)
+                assert a == b
+
+
+def test_greedy_beats_random_in_two_player_games():
+    p, _ = dtp.prepare(2, ["greedy", "random"])
+    df = dtp.play_chunk(p, 1, 0, 400).to_pandas()
+    assert df[df["bot"] == "greedy"]["win"].mean() >= 0.95
+
+
+def test_simulate_and_report_run_on_dice_theme_park(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["simulate", "dice_theme_park", "--games", "600", "--players", "3", "--out",
+                 str(out), "--quiet", "--report"]) == 0
+    page = (out / "report" / "index.html").read_text()
+    assert "Dice Theme Park" in page and "Starting tiles dealt" in page
+    assert main(["simulate", "dice_theme_park", "--players", "5", "--out",
+                 str(tmp_path / "bad"), "--quiet"]) == 2
+    assert "Dice Theme Park is for 2 to 4 players, not 5" in capsys.readouterr().err
