@@ -36,10 +36,14 @@ def test_a_later_game_does_not_depend_on_the_games_before_it():
 
 
 @pytest.mark.parametrize("backend", ["processes", "dask"])
-def test_backends_give_identical_rows(tmp_path, backend):
-    args = ("festival", 600, 4, BOTS, 42)
-    run(*args, tmp_path / "threads", chunk_size=200, progress=False)
-    run(*args, tmp_path / backend, backend=backend, chunk_size=150, workers=2, progress=False)
+@pytest.mark.parametrize("game,games,bots", [("festival", 600, BOTS),
+                                             ("dice_theme_park", 60,
+                                              ["greedy", "builder", "operator", "random"])])
+def test_backends_give_identical_rows(tmp_path, backend, game, games, bots):
+    args = (game, games, 4, bots, 42)
+    run(*args, tmp_path / "threads", chunk_size=games // 3, progress=False)
+    run(*args, tmp_path / backend, backend=backend, chunk_size=games // 4, workers=2,
+        progress=False)
     pd.testing.assert_frame_equal(load_results(tmp_path / "threads"),
                                   load_results(tmp_path / backend))
 
@@ -58,4 +62,21 @@ def test_compiled_kernel_plays_the_interpreted_games():
                                                            "random"], seed=9)
     for col in ("score", "score_objectives", "score_crowd", "score_colour", "score_design",
                 "win", "turns", "objectives_done_set", "crowd_set"):
+        assert (slow[col].to_numpy() == fast[col].to_numpy()).all(), col
+
+
+def test_compiled_dice_theme_park_plays_the_interpreted_games():
+    bots = "['greedy', 'operator', 'random']"
+    code = ("from sim import simulate; import sys; "
+            f"simulate('dice_theme_park', games=3, players=3, bots={bots}, seed=4)"
+            ".to_csv(sys.stdout, index=False)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "NUMBA_DISABLE_JIT": "1"}, check=True)
+    from io import StringIO
+
+    slow = pd.read_csv(StringIO(res.stdout))
+    fast = simulate("dice_theme_park", games=3, players=3, bots=["greedy", "operator",
+                                                                 "random"], seed=4)
+    for col in ("score", "score_operations", "score_objectives", "win", "money",
+                "dice_in_park", "operations"):
         assert (slow[col].to_numpy() == fast[col].to_numpy()).all(), col

@@ -50,9 +50,9 @@ def test_a_report_without_rotation_makes_no_seat_claim(tmp_path, toy_registered)
 
 
 def test_bench_and_report_name_a_game_without_an_engine(capsys):
-    assert main(["bench", "dice_theme_park"]) == 2
+    assert main(["bench", "magnificent"]) == 2
     err = capsys.readouterr().err
-    assert "dice_theme_park has data but no engine yet" in err and err.count("\n") == 1
+    assert "magnificent has data but no engine yet" in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("games", [1, 5])

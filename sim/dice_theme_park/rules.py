@@ -635,7 +635,8 @@ CONCIERGE, TICKET_AGENT, GUIDE, MASCOT, MANAGER, ARCHITECT = range(S.STAFF)
 def played(st, p, staff) -> int:
     """How many of seat p's two staff cards this round are ``staff`` (0, 1 or 2)."""
     b = S.seat(p)
-    return (st[b + S.PLAYED] == staff) + (st[b + S.PLAYED + 1] == staff)
+    # int(): numpy adds two bools as "or", compiled code as numbers (interpreted runs too)
+    return int(st[b + S.PLAYED] == staff) + int(st[b + S.PLAYED + 1] == staff)
 
 
 # ---------------------------------------------------------------- welcome
