@@ -37,7 +37,7 @@ def cmd_simulate(a) -> int:
         info = run(a.game, a.games, a.players, _bots(a.game, a.bots, a.players), a.seed, out,
                    backend=a.backend, chunk_size=a.chunk_size, threads=a.threads,
                    workers=a.workers, address=a.address, rotate=not a.no_rotate, data=a.data,
-                   progress=not a.quiet, sets=parse_sets(a.set))
+                   progress=not a.quiet, sets=_sets(a, a.game))
     except KeyboardInterrupt:
         sys.stderr.write(f"playtest: interrupted: finished chunks are kept in {out}; run the "
                          "same command again to resume\n")
@@ -86,7 +86,7 @@ def cmd_replay(a) -> int:
         whole("game", a.game_index, 0, req["games"] - 1)
         data = data or info.get("data_dir")
         sets = req.get("sets", {})
-        if a.set and parse_sets(a.set) != sets:
+        if (a.set or a.mode) and _sets(a, game) != sets:
             raise PlaytestError(f"--set contradicts the run in {a.run} ({sets or 'no --set'}); "
                                 "leave it out to replay the run's game")
         _, meta = game_module(game).prepare(players, bots, data, rotate, sets=sets or None)
@@ -99,7 +99,7 @@ def cmd_replay(a) -> int:
         game, seed, players = a.game, whole("seed", a.seed, 0, MAX_SEED), a.players or 4
         whole("game", a.game_index, 0, MAX_GAMES)
         bots, rotate = _bots(game, a.bots, players), not a.no_rotate
-        sets = parse_sets(a.set)
+        sets = _sets(a, game)
     lines, _ = game_module(game).replay(seed, a.game_index, players, bots, rotate, data,
                                         sets=sets or None)
     print("\n".join(lines))
@@ -129,6 +129,19 @@ def cmd_data(a) -> int:
     return 0
 
 
+def _sets(a, game: str) -> dict:
+    """--set overrides plus --mode (a game with modes reads it from the same dict, so it is
+    recorded, hashed and replayed as an override is)."""
+    from sim.core.registry import game_module
+
+    sets = parse_sets(a.set)
+    if a.mode is not None:
+        if not hasattr(game_module(game), "MODES"):
+            raise ParameterError("mode", f"{game} has no modes")
+        sets["mode"] = a.mode
+    return sets
+
+
 def _names(text: str | None) -> list[str] | None:
     return None if text is None else [b.strip() for b in text.split(",") if b.strip()]
 
@@ -140,7 +153,7 @@ def cmd_compare(a) -> int:
     out = a.out or f"runs/compare-{a.game}-{a.players}p-seed{a.seed}"
     try:
         c = compare(a.game, a.players, _names(a.bots), a_bots=_names(a.a_bots),
-                    b_bots=_names(a.b_bots), sets=parse_sets(a.set) or None,
+                    b_bots=_names(a.b_bots), sets=_sets(a, a.game) or None,
                     a_sets=parse_sets(a.a_set) or None, b_sets=parse_sets(a.b_set) or None,
                     a_data=a.a_data, b_data=a.b_data, metric=a.metric, target=a.target,
                     alpha=a.alpha, beta=a.beta, delta=a.delta, max_games=a.max_games,
@@ -164,7 +177,7 @@ def cmd_tournament(a) -> int:
     out = a.out or f"runs/tournament-{a.game}-{a.players}p-seed{a.seed}"
     try:
         t = tournament(a.game, a.players, _names(a.bots), a.games, a.seed, out,
-                       sets=parse_sets(a.set) or None, data=a.data, threads=a.threads,
+                       sets=_sets(a, a.game) or None, data=a.data, threads=a.threads,
                        progress=not a.quiet)
     except KeyboardInterrupt:
         sys.stderr.write(f"playtest: interrupted: finished tables are kept in {out}; run the "
@@ -249,6 +262,8 @@ An interrupted run keeps its finished chunks: the same command resumes it.
     s.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="override a rule of rules.toml (repeatable; dotted keys for tables; "
                    "'playtest data GAME --keys' lists them)")
+    s.add_argument("--mode", help="the game's mode, for a game that has modes "
+                   "(Dice Theme Park: intro)")
     s.add_argument("--report", action="store_true", help="write RUN/report afterwards")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
@@ -282,6 +297,7 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     y.add_argument("--no-rotate", action="store_true", help="as for simulate")
     y.add_argument("--data", help="as for simulate")
     y.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
+    y.add_argument("--mode", help="as for simulate")
     y.add_argument("--run", help="take game, seed, players and bots from a run folder")
     y.set_defaults(func=cmd_replay)
 
@@ -320,6 +336,7 @@ interrupted comparison resumes with the same command.
                    help="rule override for both arms (repeatable)")
     c.add_argument("--a-set", action="append", metavar="KEY=VALUE", help="for arm A only")
     c.add_argument("--b-set", action="append", metavar="KEY=VALUE", help="for arm B only")
+    c.add_argument("--mode", help="as for simulate (both arms)")
     c.add_argument("--a-data", help="data folder of arm A (default: the shipped one)")
     c.add_argument("--b-data", help="data folder of arm B (default: the shipped one)")
     c.add_argument("--metric", choices=("win", "score"), help="win rate or mean score of the "
@@ -362,6 +379,7 @@ and index.html into OUT; an interrupted tournament resumes with the same command
                    "(default 50000)")
     t.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     t.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
+    t.add_argument("--mode", help="as for simulate")
     t.add_argument("--data", help="as for simulate")
     t.add_argument("--out", help="tournament folder (default runs/tournament-GAME-Pp-seedS)")
     t.add_argument("--threads", type=int, help="numba threads")

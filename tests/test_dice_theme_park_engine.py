@@ -95,7 +95,33 @@ def test_simulate_and_report_run_on_dice_theme_park(tmp_path, capsys):
     assert main(["simulate", "dice_theme_park", "--games", "600", "--players", "3", "--out",
                  str(out), "--quiet", "--report"]) == 0
     page = (out / "report" / "index.html").read_text()
-    assert "Dice Theme Park" in page and "Starting tiles dealt" in page
+    assert "Dice Theme Park" in page and "Starting tile kept" in page
     assert main(["simulate", "dice_theme_park", "--players", "5", "--out",
                  str(tmp_path / "bad"), "--quiet"]) == 2
     assert "Dice Theme Park is for 2 to 4 players, not 5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv,expect", [
+    (["simulate", "dice_theme_park", "--mode", "full"], "full game is not playable yet"),
+    (["simulate", "dice_theme_park", "--mode", "long"], "--mode 'long' is unknown"),
+    (["simulate", "festival", "--mode", "intro"], "--mode festival has no modes"),
+])
+def test_a_mode_that_cannot_play_is_one_line(tmp_path, capsys, argv, expect):
+    out = tmp_path / "run"
+    assert main([*argv, "--games", "10", "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert expect in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_the_mode_is_recorded_and_replayed(tmp_path, capsys):
+    import json
+
+    out = tmp_path / "run"
+    assert main(["simulate", "dice_theme_park", "--mode", "intro", "--games", "8",
+                 "--players", "2", "--out", str(out), "--quiet"]) == 0
+    info = json.loads((out / "run.json").read_text())
+    assert info["request"]["sets"] == {"mode": "intro"} and info["mode"] == "intro"
+    assert main(["replay", "--run", str(out), "--game", "5"]) == 0
+    assert "(intro game)" in capsys.readouterr().out
+    assert main(["replay", "--run", str(out), "--game", "5", "--mode", "short"]) == 2

@@ -120,7 +120,7 @@ def _step(st, tab, p, kind, ctx, bots, bot, rng, scratch, log, nlog, r):
     return follow, move, _log(log, nlog, r, kind, p, move, follow, details)
 
 
-@njit
+@njit(cache=True)  # called from Python (replay): an entry point
 def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scratch, log,
               check):
     """Play game ``game_index`` of ``seed`` to the end in ``st``. Returns (log length, first
@@ -237,7 +237,7 @@ def _ones_leave(st, tab, p, ctx, bots, bot, rng, scratch, log, nlog, r) -> int:
     return nlog
 
 
-@njit
+@njit(cache=True)  # called from Python (replay): an entry point
 def final_standing(st, tab, dice_after, wins, ranks) -> None:
     """Win shares and ranks: most stars, then most dice in the park after the 1s leave (a
     ticket agent played in the last round saves one), then most money; a remaining tie
