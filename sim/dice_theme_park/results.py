@@ -5,14 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from sim.core.results import categorical, schema_columns
 from sim.dice_theme_park import batch as B
 from sim.dice_theme_park.data import MODES, STACKS, DiceThemeParkData
 
 SOURCES = ("operations", "special_effects", "objectives", "money", "other")
 
-
-def _cat(codes: np.ndarray, names: list[str]) -> pa.DictionaryArray:
-    return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int16)), pa.array(names))
 
 
 def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, start: int,
@@ -20,7 +18,6 @@ def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, sta
     _, n, n_players = seat_out.shape
     f = {name: seat_out[i].ravel() for i, name in enumerate(B.SEAT_FIELDS)}
     g = {name: np.repeat(game_out[i], n_players) for i, name in enumerate(B.GAME_FIELDS)}
-    names = list(dict.fromkeys(bots))
     tiles = data.attraction_names
     # every pair of stack A tiles, in table order: the categories do not depend on the chunk
     stack_a = [k for k, s in enumerate(data.attractions["stack"]) if STACKS[s] == "A"]
@@ -29,39 +26,29 @@ def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, sta
     pair_code = {pair: k for k, pair in enumerate(pairs)}
     objectives = [*data.objective_names, "none"]
     ops = f["operations"].reshape(n, n_players).sum(axis=1)
-    columns = {
-        "game_index": pa.array(np.repeat(np.arange(start, start + n, dtype=np.int64),
-                                         n_players)),
-        "seed": pa.array(np.full(n * n_players, seed, dtype=np.int64)),
-        "n_players": pa.array(np.full(n * n_players, n_players, dtype=np.int8)),
-        "seat": pa.array(np.tile(np.arange(n_players, dtype=np.int8), n)),
-        "bot": _cat(np.array([names.index(b) for b in bots])[f["bot_slot"]], names),
-        "bot_slot": pa.array(f["bot_slot"].astype(np.int8)),
-        "score": pa.array(f["score"].astype(np.int16)),
-        "rank": pa.array(f["rank"].astype(np.int8)),
-        "win": pa.array(win_out.ravel()),
-    }
+    columns = schema_columns(bots, seed, start, n, n_players, f["bot_slot"], f["score"],
+                             f["rank"], win_out)
     for source in SOURCES:
         columns[f"score_{source}"] = pa.array(f[f"score_{source}"].astype(np.int16))
     columns |= {
-        "mode": _cat(np.full(n * n_players, mode), list(MODES)),
+        "mode": categorical(np.full(n * n_players, mode), list(MODES)),
         "operations": pa.array(np.repeat(ops, n_players).astype(np.int16)),
         "seat_operations": pa.array(f["operations"].astype(np.int16)),
         "money": pa.array(f["money"].astype(np.int16)),
         "dice_in_park": pa.array(f["dice_in_park"].astype(np.int16)),
-        "start_position": _cat(f["start_position"],
+        "start_position": categorical(f["start_position"],
                                [f"{k + 1}" for k in range(n_players)]),
-        "start_pair": _cat(np.array([pair_code[(int(a), int(b))]
+        "start_pair": categorical(np.array([pair_code[(int(a), int(b))]
                                      for a, b in zip(f["dealt_1"], f["dealt_2"])]),
                            pair_names),
-        "start_tile": _cat(f["start_tile"], tiles),
+        "start_tile": categorical(f["start_tile"], tiles),
         "attractions": pa.array(f["attractions"].astype(np.int8)),
         "upgrades": pa.array(f["upgrades"].astype(np.int8)),
         "mascots": pa.array(f["mascots"].astype(np.int8)),
     }
     for k in range(3):
         codes = g[f"objective_{k + 1}"]
-        columns[f"objective_{k + 1}"] = _cat(np.where(codes < 0, len(objectives) - 1, codes),
+        columns[f"objective_{k + 1}"] = categorical(np.where(codes < 0, len(objectives) - 1, codes),
                                              objectives)
     columns["substitutes"] = pa.array(g["substitutes"].astype(np.int16))
     return pa.table(columns)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.layout import layout
 from sim.dice_theme_park import data as D
 from sim.dice_theme_park import state as S
 
@@ -54,12 +55,7 @@ SHAPES = {
     "obj_best": (MAX_OBJECTIVES,),
 }
 
-OFFSETS = {}
-_at = 0
-for _name, _shape in SHAPES.items():
-    OFFSETS[_name] = _at
-    _at += int(np.prod(_shape))
-SIZE = _at
+OFFSETS, SIZE = layout(SHAPES)
 
 PARAMS = OFFSETS["params"]
 ROUNDS = OFFSETS["rounds"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from sim.core.results import categorical, schema_columns
 from sim.festival import batch as B
 from sim.festival import state as S
 from sim.festival.data import FestivalData
@@ -12,38 +13,24 @@ from sim.festival.data import FestivalData
 SOURCES = ("objectives", "crowd", "colour", "design")
 
 
-def _cat(codes: np.ndarray, names: list[str]) -> pa.DictionaryArray:
-    return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int16)), pa.array(names))
-
 
 def to_table(data: FestivalData, bots: list[str], seed: int, start: int, seat_out: np.ndarray,
              win_out: np.ndarray, game_out: np.ndarray) -> pa.Table:
     _, n, n_players = seat_out.shape
     f = {name: seat_out[i].ravel() for i, name in enumerate(B.SEAT_FIELDS)}
     g = {name: np.repeat(game_out[i], n_players) for i, name in enumerate(B.GAME_FIELDS)}
-    game_index = np.repeat(np.arange(start, start + n, dtype=np.int64), n_players)
     turns = g["turns"]
-    names = list(dict.fromkeys(bots))  # a bot in several slots is one category
-    columns = {
-        "game_index": pa.array(game_index),
-        "seed": pa.array(np.full(n * n_players, seed, dtype=np.int64)),
-        "n_players": pa.array(np.full(n * n_players, n_players, dtype=np.int8)),
-        "seat": pa.array(np.tile(np.arange(n_players, dtype=np.int8), n)),
-        "bot": _cat(np.array([names.index(b) for b in bots])[f["bot_slot"]], names),
-        "bot_slot": pa.array(f["bot_slot"].astype(np.int8)),
-        "score": pa.array(f["score"].astype(np.int16)),
-        "rank": pa.array(f["rank"].astype(np.int8)),
-        "win": pa.array(win_out.ravel()),
-    }
+    columns = schema_columns(bots, seed, start, n, n_players, f["bot_slot"], f["score"],
+                             f["rank"], win_out)
     for source in SOURCES:
         columns[f"score_{source}"] = pa.array(f[f"score_{source}"].astype(np.int16))
     columns |= {
         "turns": pa.array(turns.astype(np.int16)),
         "rounds": pa.array(((turns + n_players - 1) // n_players).astype(np.int16)),
-        "end_trigger": _cat(g["trigger"], list(S.TRIGGER_NAMES)),
+        "end_trigger": categorical(g["trigger"], list(S.TRIGGER_NAMES)),
         "trigger_turn": pa.array(g["trigger_turn"].astype(np.int16)),
-        "board": _cat(f["board"], data.colours),
-        "start_side": _cat(f["start_card"] - data.n_deck, data.cards[data.n_deck :]),
+        "board": categorical(f["board"], data.colours),
+        "start_side": categorical(f["start_card"] - data.n_deck, data.cards[data.n_deck :]),
         "objectives_done": pa.array(f["objectives_done"].astype(np.int8)),
         "objectives_done_set": pa.array(f["objectives_done_set"]),
         "objectives_open": pa.array(f["objectives_open"].astype(np.int8)),
@@ -53,6 +40,6 @@ def to_table(data: FestivalData, bots: list[str], seed: int, start: int, seat_ou
         "crowd_set": pa.array(f["crowd_set"].astype(np.int32)),
     }
     for k in range(data.tables.params[S.P_CROWD_TILES]):
-        columns[f"crowd_{k + 1}"] = _cat(g[f"crowd_{k + 1}"], data.crowd)
+        columns[f"crowd_{k + 1}"] = categorical(g[f"crowd_{k + 1}"], data.crowd)
     columns["tiles_left"] = pa.array(g["tiles_left"].astype(np.int16))
     return pa.table(columns)

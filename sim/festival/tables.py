@@ -8,6 +8,8 @@ values are the data and arrive as an argument, so edited card files never recomp
 
 import numpy as np
 
+from sim.core.layout import layout
+
 # The vocabulary of the tables: objective kinds, "any" in a requirement, crowd conditions.
 KIND_SHAPE = 0
 KIND_PAIR = 1
@@ -55,12 +57,7 @@ SHAPES = {
     "crowd_sides": (4, 2),
 }
 
-OFFSETS = {}
-_at = 0
-for _name, _shape in SHAPES.items():
-    OFFSETS[_name] = _at
-    _at += int(np.prod(_shape))
-SIZE = _at
+OFFSETS, SIZE = layout(SHAPES)
 
 PARAMS = OFFSETS["params"]
 TILE_COLOUR = OFFSETS["tile_colour"]
