@@ -4,8 +4,9 @@ A game is a module with the engine contract (DESIGN.md): ``prepare(players, bots
 rotate)`` and ``play_chunk(prepared, seed, start, n)`` for the runner; ``declare(info)``, the
 declaration of its results table, for the analysis (sim/core/declaration.py); ``replay``;
 ``PLAYERS`` (fewest, most), ``DEFAULT_BOTS`` (the line-up without --bots), ``BENCH_BOTS``
-(what ``playtest bench`` measures) and ``BYTES_PER_GAME`` (memory per game of a chunk, to
-refuse a chunk size that cannot fit).
+(what ``playtest bench`` measures), ``BYTES_PER_GAME`` (memory per game of a chunk, to
+refuse a chunk size that cannot fit) and, optionally, ``COMPILE_SECONDS`` (what the first
+run's "compiling the kernels" line announces).
 """
 
 from __future__ import annotations

@@ -315,8 +315,9 @@ def _run_locked(module, prepared, meta, request, chunks, out, old, backend, thre
                        initial=done_games, unit="game", unit_scale=True,
                        desc=f"{request['game']} {players}p")
         if progress and not compiled():
-            sys.stderr.write("playtest: compiling the kernels, once per engine version, "
-                             "about 30 s\n")
+            took = getattr(module, "COMPILE_SECONDS", None)
+            sys.stderr.write("playtest: compiling the kernels, once per engine version"
+                             + (f", about {took} s" if took else "") + "\n")
         try:
             for i, table in _results(module.__name__, prepared, request["seed"], todo,
                                      backend, threads, workers, client):
