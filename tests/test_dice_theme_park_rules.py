@@ -161,14 +161,17 @@ def test_end_money_and_the_tie_breaks(dtp):
         st[S.seat(p) + S.MONEY] = money
     R.end_money(st, tab)
     assert [st[S.seat(p) + S.STARS] for p in range(3)] == [22, 22, 23]
-    out = np.empty(3, dtype=np.int64)
-    assert R.winners(st, tab, np.array([3, 3, 3]), out) == 1 and out[0] == 2
+    wins, ranks = np.empty(3), np.empty(3, dtype=np.int64)
+    R.standing(st, np.array([3, 3, 3]), wins, ranks)
+    assert list(wins) == [0, 0, 1] and list(ranks) == [2, 3, 1]
     st[S.seat(2) + S.STARS] = 22
-    assert R.winners(st, tab, np.array([4, 3, 4]), out) == 1 and out[0] == 2  # money
-    assert R.winners(st, tab, np.array([5, 3, 4]), out) == 1 and out[0] == 0  # dice
+    R.standing(st, np.array([4, 3, 4]), wins, ranks)  # equal dice: most money
+    assert list(wins) == [0, 0, 1] and list(ranks) == [2, 3, 1]
+    R.standing(st, np.array([5, 3, 4]), wins, ranks)  # most dice first
+    assert list(wins) == [1, 0, 0]
     st[S.seat(0) + S.MONEY] = st[S.seat(2) + S.MONEY]
-    assert R.winners(st, tab, np.array([4, 3, 4]), out) == 2 and list(out[:2]) == [0, 2]
-
+    R.standing(st, np.array([4, 3, 4]), wins, ranks)  # a full tie shares the win
+    assert list(wins) == [0.5, 0, 0.5] and list(ranks) == [1, 3, 1]
 
 BLUE, GREEN, YELLOW = 0, 1, 2
 ENTRANCE, LOG_FLUME_HEX, FERRIS_HEX, DUCK_HEX, SPOOKY_HEX = 9, 4, 3, 8, 13

@@ -87,7 +87,7 @@ def move_features(st, tab, p, kind, ctx, moves, n, feats, work, before, after) -
     for m in range(n):
         work[:] = st
         wctx[:] = ctx
-        M.apply(work, tab, p, kind, moves[m], wctx, np.zeros(4, dtype=np.uint64))
+        M.apply(work, tab, p, kind, moves[m], wctx)
         snapshot(work, tab, p, after)
         for f in range(N_SNAPSHOT):
             feats[m, f] = after[f] - before[f]

@@ -241,10 +241,11 @@ def _operate_moves(st, tab, p, moves, n) -> int:
 
 
 @njit
-def apply(st, tab, p, kind, move, ctx, rng) -> int:
+def apply(st, tab, p, kind, move, ctx) -> int:
     """Apply seat p's ``move`` at a ``kind`` decision. Returns what must follow: for an
     operation, the number of lowered dice left (their slots in ctx); for a build, the amenity
-    bonus (R.BONUS_*); else 0."""
+    bonus (R.BONUS_*); else 0. It draws nothing from the game's stream, so the bots'
+    features can apply a move to a copy of the state."""
     t, a, bb, c = decode(move)
     b = S.seat(p)
     if t == PASS:  # START, STAFF, MONORAIL, FREE_BUILD and MOVE have no pass

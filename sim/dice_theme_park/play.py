@@ -116,7 +116,7 @@ def _step(st, tab, p, kind, ctx, bots, bot, rng, scratch, log, nlog, r):
     details = scratch[7]
     if log.shape[0]:
         _details(st, tab, p, kind, move, details)
-    follow = M.apply(st, tab, p, kind, move, ctx, rng)
+    follow = M.apply(st, tab, p, kind, move, ctx)
     return follow, move, _log(log, nlog, r, kind, p, move, follow, details)
 
 
@@ -145,7 +145,7 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
             picks[p] = decide(st, tab, p, M.K_STAFF, ctx, bots, (first + p) % n_players, rng,
                               scratch)
         for p in range(n_players):
-            M.apply(st, tab, p, M.K_STAFF, picks[p], ctx, rng)
+            M.apply(st, tab, p, M.K_STAFF, picks[p], ctx)
             scratch[7][:] = -1
             nlog = _log(log, nlog, r, M.K_STAFF, p, picks[p], 0, scratch[7])
         R.set_turn_order(st, tab)
@@ -239,29 +239,15 @@ def _ones_leave(st, tab, p, ctx, bots, bot, rng, scratch, log, nlog, r) -> int:
 
 @njit(cache=True)  # called from Python (replay): an entry point
 def final_standing(st, tab, dice_after, wins, ranks) -> None:
-    """Win shares and ranks: most stars, then most dice in the park after the 1s leave (a
-    ticket agent played in the last round saves one), then most money; a remaining tie
-    shares the win."""
+    """Win shares and ranks (rules.standing) with the dice in the park counted after the 1s
+    leave (a ticket agent played in the last round saves one)."""
     n = st[S.N_PLAYERS]
     ones = np.empty(S.DICE, dtype=np.int64)
     for p in range(n):
         k = R.ones(st, p, ones)
         dice_after[p] = R.objective_measure(st, tab, p, 1) - k + min(
             k, R.played(st, p, R.TICKET_AGENT))
-    key = np.empty(n, dtype=np.int64)
-    for p in range(n):
-        b = S.seat(p)
-        key[p] = (st[b + S.STARS] * 1000 + dice_after[p]) * 100_000 + st[b + S.MONEY]
-    top = key[:n].max()
-    shared = 0
-    for p in range(n):
-        shared += key[p] == top
-    for p in range(n):
-        wins[p] = 1.0 / shared if key[p] == top else 0.0
-        better = 0
-        for q in range(n):
-            better += key[q] > key[p]
-        ranks[p] = better + 1
+    R.standing(st, dice_after, wins, ranks)
 
 
 def new_buffers(log_rows: int = 0):

@@ -1,9 +1,7 @@
 """Dice Theme Park's rules as compiled functions on the flat state (state.py) and the packed
-tables (tables.py), each callable on a hand-built state: setup, planning (turn order, income),
-the round's objective, the end scoring. Rule numbers refer to seeds/dice_theme_park/rules.md.
-
-Status: the intro game's setup, planning and scoring; the welcome, expand, improve, operate
-and upkeep phases and the game loop follow (issue 10).
+tables (tables.py), each callable on a hand-built state: setup, planning, welcome, expand,
+improve, operate, upkeep and the end. Rule numbers refer to seeds/dice_theme_park/rules.md;
+the decisions between them are in moves.py, the game loop in play.py.
 """
 
 from __future__ import annotations
@@ -382,25 +380,25 @@ def end_money(st, tab) -> None:
 
 
 @njit
-def winners(st, tab, dice_after_ones, out) -> int:
-    """The winning seats into ``out``, their number: most stars, then most dice in the park
-    (``dice_after_ones[p]``, counted after the tied players discard their 1s), then most
-    money; a remaining tie shares the win."""
+def standing(st, dice_after_ones, wins, ranks) -> None:
+    """Win shares and ranks: most stars, then most dice in the park (``dice_after_ones[p]``,
+    counted after the players discard their 1s), then most money; a remaining tie shares
+    the win."""
     n = st[S.N_PLAYERS]
-    best = -1
+    key = np.empty(n, dtype=np.int64)
     for p in range(n):
         b = S.seat(p)
-        key = (st[b + S.STARS] * 1000 + dice_after_ones[p]) * 100_000 + st[b + S.MONEY]
-        if key > best:
-            best = key
-    k = 0
+        key[p] = (st[b + S.STARS] * 1000 + dice_after_ones[p]) * 100_000 + st[b + S.MONEY]
+    top = key.max()
+    shared = 0
     for p in range(n):
-        b = S.seat(p)
-        key = (st[b + S.STARS] * 1000 + dice_after_ones[p]) * 100_000 + st[b + S.MONEY]
-        if key == best:
-            out[k] = p
-            k += 1
-    return k
+        shared += key[p] == top
+    for p in range(n):
+        wins[p] = 1.0 / shared if key[p] == top else 0.0
+        better = 0
+        for q in range(n):
+            better += key[q] > key[p]
+        ranks[p] = better + 1
 
 
 # ---------------------------------------------------------------- operate
