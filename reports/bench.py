@@ -87,6 +87,8 @@ def bench(game: str, games: int = 40_000, interpreted_games: int = 20,
         total = f"{r['gps_total']:,.0f} ({r['gps_total_median']:,.0f})"
         print(f"{bot:8} {players:7d} {one:>18} {total:>18} {r['threads_total']:7d} "
               f"{r['peak_mb']:8.0f}")
+    if not interpreted_games:
+        return rows
     print(f"\ncompiled against interpreted (NUMBA_DISABLE_JIT=1, {interpreted_games} games, "
           "1 core):")
     for bot in dict.fromkeys(b for b, _ in todo):

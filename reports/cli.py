@@ -197,6 +197,9 @@ def cmd_tournament(a) -> int:
 def cmd_bench(a) -> int:
     from reports.bench import bench
 
+    if a.games < 1 or a.interpreted_games < 0:
+        raise PlaytestError("--games must be at least 1 and --interpreted-games at least 0 "
+                            "(0 skips the interpreted comparison)")
     bench(a.game, games=a.games, interpreted_games=a.interpreted_games, threads=a.threads)
     return 0
 
@@ -395,7 +398,8 @@ and index.html into OUT; an interrupted tournament resumes with the same command
     b.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
     b.add_argument("--games", type=int, default=40_000, help="games per measurement")
     b.add_argument("--interpreted-games", type=int, default=20,
-                   help="games for the interpreted (NUMBA_DISABLE_JIT=1) comparison")
+                   help="games for the interpreted (NUMBA_DISABLE_JIT=1) comparison; 0 "
+                   "skips it")
     b.add_argument("--threads", type=int, help="threads for the total figure (default all)")
     b.set_defaults(func=cmd_bench)
     return p

@@ -184,6 +184,8 @@ def test_report_refuses_a_damaged_run_and_the_rerun_repairs_it(run_copy, small_r
     (["replay", "--run", "RUN", "--bots", "random"], "--bots"),
     (["bench", "magnificent"], "magnificent has data but no engine yet"),
     (["bench", "chess"], "unknown game 'chess'"),
+    (["bench", "festival", "--games", "0"], "--games must be at least 1"),
+    (["bench", "festival", "--interpreted-games", "-1"], "--interpreted-games at least 0"),
     (["data", "chess"], "no data loader for 'chess'"),
 ])
 def test_report_replay_bench_and_data_refuse(run_copy, tmp_path, capsys, argv, expect):

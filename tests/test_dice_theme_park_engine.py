@@ -25,9 +25,14 @@ def test_invariants_hold_after_every_step_of_ten_thousand_random_games(players):
     assert np.allclose(df.groupby("game_index")["win"].sum(), 1)
 
 
-def test_invariants_hold_with_every_bot():
-    p, _ = dtp.prepare(4, ["greedy", "builder", "operator", "random"])
-    dtp.play_chunk(p, 3, 0, 200, check=True)
+@pytest.mark.parametrize("bots", [["greedy", "builder", "operator", "random"],
+                                  ["operator", "builder", "greedy"], ["greedy", "operator"]])
+def test_invariants_and_features_hold_with_every_bot(bots):
+    """Checked games also compute every decision's features twice: from the footprint of
+    each move (what the bots use) and from a whole copy and snapshot per move. They must be
+    equal (play_chunk raises on the first difference)."""
+    p, _ = dtp.prepare(len(bots), bots)
+    dtp.play_chunk(p, 3, 0, 300, check=True)
 
 
 def test_rows_do_not_depend_on_chunks_or_threads():

@@ -5,6 +5,12 @@ of the state and a snapshot of the seat (stars, money, what can operate, dice, t
 taken before and after. Weights per decision kind (strategies/presets/dice_theme_park.toml)
 then say what a bot cares about where. Bots see public information and their own hand only:
 a snapshot reads the seat's own park and staging area, the public display and monorails.
+
+Passes over the moves, not one game state per move: the copy is made once per decision, and
+after each move only what the move can touch (the hexes and dice of its footprint) is read
+again and put back. A move of a ``whole_kind`` (the starting tile, a monorail, a free build: a
+few per game) gets a whole copy and snapshot; ``exact=True`` takes that path for every move,
+and a test holds the two paths equal.
 """
 
 from __future__ import annotations
@@ -34,61 +40,225 @@ FEATURES = (
 )
 N_FEATURES = len(FEATURES)
 N_SNAPSHOT = 10  # the first N_SNAPSHOT features are before/after differences
+F_STARS, F_MONEY, F_OPERABLE, F_DICE, F_PIPS, F_TILES, F_VALUE, F_RESOURCES, F_UPGRADES, \
+    F_MASCOTS = range(N_SNAPSHOT)
+HEX_PARTS = (F_STARS, F_OPERABLE, F_TILES, F_VALUE, F_UPGRADES)  # summed over the hexes
+FOOTPRINT = 3  # at most 3 hexes and 3 dice per move
 
 
 @njit
-def snapshot(st, tab, p, out) -> None:
-    """Seat p's standing: the first N_SNAPSHOT features' values."""
+def new_buffers():
+    """The features' buffers, allocated once per game lane: a state copy, the snapshots
+    before and after, for both the hexes' parts and the dice by hex (moves.sort_park), a
+    context the moves write into (apply reads no context at the decisions it writes one), a
+    hex's dice, the footprint (hexes, then dice) and one hex's parts."""
+    return (np.zeros(S.SIZE, dtype=np.int64), np.zeros(N_SNAPSHOT, dtype=np.int64),
+            np.zeros(N_SNAPSHOT, dtype=np.int64),
+            np.zeros((2, S.HEXES, len(HEX_PARTS)), dtype=np.int64),
+            np.zeros((2, S.HEXES), dtype=np.int64), np.zeros((2, S.HEXES, S.DICE), dtype=np.int64),
+            np.zeros(1 + S.DICE, dtype=np.int64), np.zeros(S.DICE, dtype=np.int64),
+            np.zeros(2 * FOOTPRINT, dtype=np.int64), np.zeros(len(HEX_PARTS), dtype=np.int64))
+
+
+@njit
+def _hex_parts(st, tab, p, h, on, out) -> None:
+    """Hex h's share of seat p's snapshot, in HEX_PARTS order, into ``out``; ``on``: the
+    dice slots on it."""
     b = S.seat(p)
-    parties = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
-    pending = 0
-    operable = 0
-    tiles = 0
-    value = 0
-    for h in range(S.HEXES):
-        a = st[b + S.TILE + h]
-        if a < 0:
-            continue
-        up = st[b + S.UPGRADE + h]
-        per_op = tab[TB.ATT_STARS + a] + 2 * ((up >> S.SPECIAL_EFFECT) & 1)
-        pending += st[b + S.CUBES_ON + h] * per_op
-        value += per_op * (tab[TB.ATT_ICONS + a] + ((up >> S.GENERATOR) & 1))
-        if tab[TB.ATT_STACK + a] != TB.STACK_ENTRANCE:
-            tiles += 1
-        if R.free_icon(st, tab, p, h) and R.parties(st, tab, p, h, parties) > 0:
-            operable += 1
-    dice = 0
-    pips = 0
-    for i in range(st[S.DICE_N]):
-        at = st[S.DIE_AT + i]
-        if at != S.NOWHERE and at // S.HEXES == p:
-            dice += 1
-            pips += st[S.DIE_PIPS + i]
-    out[0] = st[b + S.STARS] + pending
-    out[1] = st[b + S.MONEY]
-    out[2] = operable
-    out[3] = dice
-    out[4] = pips
-    out[5] = tiles
-    out[6] = value
-    out[7] = (st[b + S.MAPS_UP] + st[b + S.MASCOTS] - st[b + S.MASCOTS_USED]
-              + R.played(st, p, R.GUIDE) - st[b + S.GUIDE_USED]
-              + R.played(st, p, R.MANAGER) - st[b + S.MANAGER_USED])
-    out[8] = R.objective_measure(st, tab, p, 5)
-    out[9] = st[b + S.MASCOTS]
+    a = st[b + S.TILE + h]
+    out[:] = 0
+    if a < 0:
+        return
+    up = st[b + S.UPGRADE + h]
+    per_op = tab[TB.ATT_STARS + a] + tab[R.P_EFFECT_STARS] * ((up >> S.SPECIAL_EFFECT) & 1)
+    out[0] = st[b + S.CUBES_ON + h] * per_op
+    if R.free_icon(st, tab, p, h):
+        out[1] = 1 if R.has_party(st, tab, a, on[:R.MAX_ON_TILE]) else 0
+    out[2] = 0 if tab[TB.ATT_STACK + a] == TB.STACK_ENTRANCE else 1
+    out[3] = per_op * (tab[TB.ATT_ICONS + a] + ((up >> S.GENERATOR) & 1))
+    out[4] = R._bits(up)
 
 
 @njit
-def move_features(st, tab, p, kind, ctx, moves, n, feats, work, before, after) -> None:
-    """Feature rows of seat p's ``n`` legal ``moves`` at a ``kind`` decision into ``feats``.
-    ``work`` is a state-sized buffer, ``before``/``after`` snapshot buffers."""
-    snapshot(st, tab, p, before)
-    wctx = np.empty(ctx.shape[0], dtype=np.int64)
+def _seat_parts(st, tab, p, out) -> None:
+    """The snapshot's parts that are not the hexes' (the stars' pending part excepted)."""
+    b = S.seat(p)
+    out[F_STARS] = st[b + S.STARS]
+    out[F_MONEY] = st[b + S.MONEY]
+    out[F_RESOURCES] = (st[b + S.MAPS_UP] + st[b + S.MASCOTS] - st[b + S.MASCOTS_USED]
+                        + R.played(st, p, R.GUIDE) - st[b + S.GUIDE_USED]
+                        + R.played(st, p, R.MANAGER) - st[b + S.MANAGER_USED])
+    out[F_MASCOTS] = st[b + S.MASCOTS]
+
+
+@njit
+def _die_parts(st, p, i):
+    """Die slot i's (dice, pips) in seat p's park."""
+    at = st[S.DIE_AT + i]
+    if at == S.NOWHERE or at // S.HEXES != p:
+        return 0, 0
+    return 1, st[S.DIE_PIPS + i]
+
+
+@njit
+def snapshot(st, tab, p, out, hex_parts, counts, slots) -> None:
+    """Seat p's standing: the first N_SNAPSHOT features' values; each hex's share into
+    ``hex_parts``, the park's dice by hex into ``counts`` and ``slots``."""
+    M.sort_park(st, p, counts, slots)
+    _seat_parts(st, tab, p, out)
+    out[F_OPERABLE] = 0
+    out[F_TILES] = 0
+    out[F_VALUE] = 0
+    out[F_UPGRADES] = 0
+    out[F_DICE] = 0
+    out[F_PIPS] = 0
+    for h in range(S.HEXES):
+        _hex_parts(st, tab, p, h, slots[h, :counts[h]], hex_parts[h])
+        for k in range(len(HEX_PARTS)):
+            out[HEX_PARTS[k]] += hex_parts[h, k]
+        out[F_DICE] += counts[h]
+        for k in range(counts[h]):
+            out[F_PIPS] += st[S.DIE_PIPS + slots[h, k]]
+
+
+@njit
+def whole_kind(kind) -> bool:
+    """A kind whose moves change more than a footprint (the stacks, monorails, new dice): a
+    whole copy and snapshot per move, a few per game."""
+    return kind == M.K_START or kind == M.K_MONORAIL or kind == M.K_FREE_BUILD
+
+
+@njit
+def footprint(st, tab, p, kind, move, out) -> None:
+    """The hexes (out[:3]) and dice slots (out[3:]) of seat p's park that ``move`` can
+    change, -1 padded (not for a ``whole_kind``)."""
+    out[:] = -1
+    t, a, bb, _ = M.decode(move)
+    if t == M.PASS or kind == M.K_STAFF or kind == M.K_MASCOT or kind == M.K_MAP:
+        return
+    if kind == M.K_BUILD or kind == M.K_UPGRADE:
+        out[0] = bb
+    elif kind == M.K_CONCIERGE:
+        out[0] = tab[R.P_ENTRANCE_HEX]
+        out[3] = a
+        if t == 2:
+            out[4] = bb
+    elif kind == M.K_OPERATE and t == M.T_ACT:
+        out[0] = a
+        M.party_of(move, out[3:])
+    else:  # a die moves or changes: MOVE, SAVE, BONUS_PIPS, OPERATE's maps, guide, mascots
+        out[0] = st[S.DIE_AT + a] % S.HEXES
+        out[3] = a
+        if kind == M.K_SAVE:
+            out[1] = tab[R.P_ENTRANCE_HEX]
+        elif kind == M.K_MOVE or t == M.T_MAP or t == M.T_GUIDE:
+            out[1] = bb
+
+
+@njit
+def _copy(dst, src, start, stop) -> None:
+    """dst[start:stop] = src[start:stop] without a temporary (the game kernel allocates
+    nothing, play.py)."""
+    for i in range(start, stop):
+        dst[i] = src[i]
+
+
+@njit
+def _sync(work, st, p) -> None:
+    """``work`` = ``st`` where a move with a footprint reads or writes: the shared counters,
+    the display and discard pile, the dice in use and seat p's block."""
+    _copy(work, st, 0, S.DICE_N + 1)
+    n = st[S.DICE_N]
+    for field in (S.DIE_COL, S.DIE_PIPS, S.DIE_AT, S.DIE_TINT):
+        _copy(work, st, field, field + n)
+    _copy(work, st, S.seat(p), S.seat(p) + S.SEAT_SIZE)
+
+
+@njit
+def _restore(work, st, p, kind, move, fp) -> None:
+    """Put back into ``work`` what ``move`` (of ``kind``, footprint ``fp``) changed."""
+    b = S.seat(p)
+    # the seat's counters before and after its hex arrays; those arrays at the footprint
+    _copy(work, st, b, b + S.TILE)
+    _copy(work, st, b + S.INSTALLED, b + S.SEAT_SIZE)
+    for x in range(FOOTPRINT):
+        h = fp[x]
+        if h >= 0:
+            for field in (S.TILE, S.UPGRADE, S.CUBES_ON, S.BANNED):
+                work[b + field + h] = st[b + field + h]
+    _copy(work, st, S.BAG, S.BAG + S.COLOURS)
+    if kind == M.K_BUILD:
+        _copy(work, st, S.DISPLAY_N, S.DISPLAY + S.DISPLAY_CAP)
+    if kind == M.K_OPERATE and M.decode(move)[0] == M.T_ACT:
+        # an operation clears the colour adjustments on its attraction
+        _copy(work, st, S.DIE_TINT, S.DIE_TINT + st[S.DICE_N])
+    for k in range(FOOTPRINT):
+        i = fp[FOOTPRINT + k]
+        if i >= 0:
+            work[S.DIE_PIPS + i] = st[S.DIE_PIPS + i]
+            work[S.DIE_AT + i] = st[S.DIE_AT + i]
+            work[S.DIE_TINT + i] = st[S.DIE_TINT + i]
+
+
+@njit
+def _after(st, work, tab, p, fp, before, hex_parts, counts, slots, on, parts, out) -> None:
+    """The snapshot of ``work`` from ``before`` (of ``st``: its hexes' parts, its dice by
+    hex), reading again only the footprint ``fp``; ``on`` and ``parts`` are buffers."""
+    _seat_parts(work, tab, p, out)
+    out[F_STARS] += before[F_STARS] - st[S.seat(p) + S.STARS]  # the pending stars follow
+    for k in range(1, len(HEX_PARTS)):
+        out[HEX_PARTS[k]] = before[HEX_PARTS[k]]
+    for x in range(FOOTPRINT):
+        h = fp[x]
+        if h < 0 or (x > 0 and fp[0] == h) or (x > 1 and fp[1] == h):
+            continue
+        m = 0  # the dice on h: those that were and are not in the footprint, then its own
+        for k in range(counts[h]):
+            i = slots[h, k]
+            if i != fp[FOOTPRINT] and i != fp[FOOTPRINT + 1] and i != fp[FOOTPRINT + 2]:
+                on[m] = i
+                m += 1
+        for y in range(FOOTPRINT, 2 * FOOTPRINT):
+            if fp[y] >= 0 and work[S.DIE_AT + fp[y]] == p * S.HEXES + h:
+                on[m] = fp[y]
+                m += 1
+        _hex_parts(work, tab, p, h, on[:m], parts)
+        for k in range(len(HEX_PARTS)):
+            out[HEX_PARTS[k]] += parts[k] - hex_parts[h, k]
+    if work[S.seat(p) + S.CUBES] >= tab[R.P_CUBES]:
+        out[F_OPERABLE] = 0  # the last cube: no hex is free any more
+    out[F_DICE] = before[F_DICE]
+    out[F_PIPS] = before[F_PIPS]
+    for x in range(FOOTPRINT, 2 * FOOTPRINT):
+        i = fp[x]
+        if i >= 0:
+            d0, p0 = _die_parts(st, p, i)
+            d1, p1 = _die_parts(work, p, i)
+            out[F_DICE] += d1 - d0
+            out[F_PIPS] += p1 - p0
+
+
+@njit
+def move_features(st, tab, p, kind, moves, n, feats, buffers, exact=False) -> None:
+    """Feature rows of seat p's ``n`` legal ``moves`` at a ``kind`` decision into ``feats``;
+    ``buffers``: ``new_buffers()``. ``exact``: a whole copy and snapshot for every move."""
+    work, before, after, hex_parts, counts, slots, wctx, on, fp, parts = buffers
+    snapshot(st, tab, p, before, hex_parts[0], counts[0], slots[0])
+    whole = exact or whole_kind(kind)
+    if whole:
+        _copy(work, st, 0, S.SIZE)
+    else:
+        _sync(work, st, p)
     for m in range(n):
-        work[:] = st
-        wctx[:] = ctx
         M.apply(work, tab, p, kind, moves[m], wctx)
-        snapshot(work, tab, p, after)
+        if not whole:
+            footprint(st, tab, p, kind, moves[m], fp)
+            _after(st, work, tab, p, fp, before, hex_parts[0], counts[0], slots[0], on, parts,
+                   after)
+            _restore(work, st, p, kind, moves[m], fp)
+        else:
+            snapshot(work, tab, p, after, hex_parts[1], counts[1], slots[1])
+            _copy(work, st, 0, S.SIZE)
         for f in range(N_SNAPSHOT):
             feats[m, f] = after[f] - before[f]
         t, a, b, _ = M.decode(moves[m])
@@ -99,3 +269,13 @@ def move_features(st, tab, p, kind, ctx, moves, n, feats, work, before, after) -
         else:
             feats[m, 11] = 0.0
             feats[m, 12] = 0.0
+
+
+@njit
+def differ(feats, other, n) -> bool:
+    """The first n feature rows of ``feats`` and ``other`` differ."""
+    for m in range(n):
+        for f in range(N_FEATURES):
+            if feats[m, f] != other[m, f]:
+                return True
+    return False

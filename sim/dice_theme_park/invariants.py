@@ -10,7 +10,9 @@ from sim.dice_theme_park import tables as TB
 
 CODES = ("ok", "dice not conserved", "negative money", "more cubes than a player has",
          "stars differ from the sum of their sources", "tiles not conserved",
-         "turn order is not a permutation", "a die's pips out of 1..6")
+         "turn order is not a permutation", "a die's pips out of 1..6",
+         "a move's features differ between the footprint and the whole-copy paths")
+FEATURES_CODE = 8  # checked in play.decide, not on the state
 
 
 @njit

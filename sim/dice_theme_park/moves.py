@@ -14,9 +14,10 @@ Decision kinds (rules.md "A round"; each has its own moves and feature weights):
 - MAP: buy one (type 1) or pass.
 - UPGRADE: install upgrade kind a on hex b; remove kind a from hex b first (type 2, the
   architect); or pass.
-- OPERATE: operate hex a with party b (c = 1: the manager's extra operation); a map moves die
-  a to the adjacent hex b; the guide moves die a to hex b; a mascot's +-1 on die a (b: 0 for
-  -1, 1 for +1); a mascot's colour b for die a; or stop.
+- OPERATE: operate hex a with a party (c = 1: the manager's extra operation; the party's
+  dice slots in the bits above, ``party_of``); a map moves die a to the adjacent hex b;
+  the guide moves die a to hex b; a mascot's +-1 on die a (b: 0 for -1, 1 for +1); a
+  mascot's colour b for die a; or stop.
 - MOVE: lowered die a moves to the adjacent hex b (after an operation).
 - SAVE: the ticket agent sets die a (at 1) to b pips on the entrance; or pass.
 
@@ -51,7 +52,31 @@ def encode(t, a, b, c) -> int:
 
 @njit
 def decode(m):
-    return m >> 24, (m >> 16) & 255, (m >> 8) & 255, m & 255
+    return (m >> 24) & 255, (m >> 16) & 255, (m >> 8) & 255, m & 255
+
+
+@njit
+def encode_operation(hex_, i, j, k, manager) -> int:
+    """OPERATE hex_ with dice slots i, j, k (-1: none), the manager's extra when 1."""
+    return encode(T_ACT, hex_, 0, manager) | ((i + 1) << 32) | ((j + 1) << 40) | (
+        (k + 1) << 48)
+
+
+@njit
+def party_of(m, out) -> None:
+    """The dice slots of operation move m, -1 padded, into out[:3]."""
+    for k in range(3):
+        out[k] = ((m >> (32 + 8 * k)) & 255) - 1
+
+
+@njit
+def new_workspace():
+    """Buffers the legal moves work in, allocated once per game lane: hexes, dice slots,
+    ``rules.parties``' work and its parties, a park's dice by hex (``sort_park``)."""
+    return (np.empty(S.HEXES, dtype=np.int64), np.empty(S.DICE, dtype=np.int64),
+            np.empty(R.PARTY_WORK, dtype=np.int64),
+            np.empty((R.MAX_PARTIES, 3), dtype=np.int64), np.empty(S.HEXES, dtype=np.int64),
+            np.empty((S.HEXES, S.DICE), dtype=np.int64))
 
 
 @njit
@@ -62,18 +87,35 @@ def _alike(st, i, j) -> bool:
 
 
 @njit
-def park_dice(st, p, out) -> int:
-    """One slot per group of alike dice in seat p's park, into ``out``; their number."""
+def sort_park(st, p, counts, slots) -> None:
+    """Seat p's dice by hex, in slot order: slots[h, :counts[h]]."""
+    counts[:] = 0
+    for i in range(st[S.DICE_N]):
+        at = st[S.DIE_AT + i]
+        if at >= 0 and at // S.HEXES == p:
+            h = at % S.HEXES
+            slots[h, counts[h]] = i
+            counts[h] += 1
+
+
+@njit
+def park_dice(st, p, out, counts, slots) -> int:
+    """One slot per group of alike dice in seat p's park, in slot order, into ``out``; their
+    number. ``counts`` and ``slots`` (``sort_park``) are filled on the way."""
+    counts[:] = 0
     n = 0
     for i in range(st[S.DICE_N]):
         at = st[S.DIE_AT + i]
-        if at == S.NOWHERE or at // S.HEXES != p:
+        if at < 0 or at // S.HEXES != p:
             continue
+        h = at % S.HEXES
         new = True
-        for k in range(n):
-            if _alike(st, out[k], i):
+        for k in range(counts[h]):  # dice alike share a hex
+            if _alike(st, slots[h, k], i):
                 new = False
                 break
+        slots[h, counts[h]] = i
+        counts[h] += 1
         if new:
             out[n] = i
             n += 1
@@ -81,13 +123,13 @@ def park_dice(st, p, out) -> int:
 
 
 @njit
-def legal_moves(st, tab, p, kind, ctx, moves) -> int:
+def legal_moves(st, tab, p, kind, ctx, moves, ws) -> int:
     """The legal moves of seat p at a ``kind`` decision into ``moves``; their number. ``ctx``
     holds what the decision is about: new dice (CONCIERGE), lowered dice (MOVE), dice at 1
-    (SAVE), each as ctx[0] = count, ctx[1:] = slots."""
+    (SAVE), each as ctx[0] = count, ctx[1:] = slots. ``ws``: ``new_workspace()``."""
     b = S.seat(p)
     n = 0
-    hexes = np.empty(S.HEXES, dtype=np.int64)
+    hexes = ws[0]
     if kind == K_START:
         nh = R.start_hexes(st, tab, p, hexes)
         for which in range(2):
@@ -136,8 +178,8 @@ def legal_moves(st, tab, p, kind, ctx, moves) -> int:
                 n += 1
         return n
     if kind == K_BONUS_PIPS:
-        dice = np.empty(S.DICE, dtype=np.int64)
-        nd = park_dice(st, p, dice)
+        dice = ws[1]
+        nd = park_dice(st, p, dice, ws[4], ws[5])
         for k in range(nd):
             for pips in range(1, 7):
                 if pips != st[S.DIE_PIPS + dice[k]]:
@@ -169,7 +211,7 @@ def legal_moves(st, tab, p, kind, ctx, moves) -> int:
         return n
     if kind == K_MOVE:
         n = 0
-        near = np.empty(6, dtype=np.int64)
+        near = ws[0]
         for k in range(ctx[0]):
             i = ctx[1 + k]
             nn = R.neighbour_tiles(st, tab, p, st[S.DIE_AT + i] % S.HEXES, near)
@@ -183,13 +225,14 @@ def legal_moves(st, tab, p, kind, ctx, moves) -> int:
                 moves[n] = encode(T_ACT, ctx[1 + k], pips, 0)
                 n += 1
         return n
-    return _operate_moves(st, tab, p, moves, n)
+    return _operate_moves(st, tab, p, moves, n, ws)
 
 
 @njit
-def _operate_moves(st, tab, p, moves, n) -> int:
+def _operate_moves(st, tab, p, moves, n, ws) -> int:
     b = S.seat(p)
-    parties = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
+    near, dice, work, parties, counts, slots = ws
+    nd = park_dice(st, p, dice, counts, slots)
     manager = st[b + S.MANAGER_USED] < R.played(st, p, R.MANAGER) and \
         st[b + S.CUBES] < tab[R.P_CUBES]
     for h in range(S.HEXES):
@@ -198,14 +241,18 @@ def _operate_moves(st, tab, p, moves, n) -> int:
         free = R.free_icon(st, tab, p, h)
         if not free and not manager:
             continue
-        k = R.parties(st, tab, p, h, parties)
+        on = slots[h, :min(counts[h], R.MAX_ON_TILE)]
+        k = R.parties_among(st, tab, st[b + S.TILE + h], on, parties, work)
         for j in range(k):
             if n < MAX_MOVES:
-                moves[n] = encode(T_ACT, h, j, 0 if free else 1)
+                moves[n] = encode_operation(h, parties[j, 0], parties[j, 1], parties[j, 2],
+                                            0 if free else 1)
                 n += 1
-    dice = np.empty(S.DICE, dtype=np.int64)
-    nd = park_dice(st, p, dice)
-    near = np.empty(6, dtype=np.int64)
+    tiles = 0  # the park's hexes with a tile, for the guide (into parties[:, 0], used above)
+    for h in range(S.HEXES):
+        if st[b + S.TILE + h] >= 0:
+            parties[tiles, 0] = h
+            tiles += 1
     maps = st[b + S.MAPS_UP] > 0
     guide = st[b + S.GUIDE_USED] < R.played(st, p, R.GUIDE)
     mascot = st[b + S.MASCOTS_USED] < st[b + S.MASCOTS]
@@ -221,8 +268,9 @@ def _operate_moves(st, tab, p, moves, n) -> int:
                     moves[n] = encode(T_MAP, i, near[j], 0)
                     n += 1
         if guide:
-            for h in range(S.HEXES):
-                if h != here and st[b + S.TILE + h] >= 0 and n < MAX_MOVES:
+            for k in range(tiles):
+                h = parties[k, 0]
+                if h != here and n < MAX_MOVES:
                     moves[n] = encode(T_GUIDE, i, h, 0)
                     n += 1
         for use in range(2):  # c = 0: a mascot's use; c = 1: an extra adjustment
@@ -283,11 +331,11 @@ def apply(st, tab, p, kind, move, ctx) -> int:
         R.save_die(st, tab, p, a, bb)
     elif kind == K_OPERATE:
         if t == T_ACT:
-            parties = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
-            R.parties(st, tab, p, a, parties)
             if c == 1:
                 st[b + S.MANAGER_USED] += 1
-            n = R.operate(st, tab, p, a, parties[bb], ctx[1:])
+            # operate reads party[k] before it writes lowered[n <= k]: one buffer serves both
+            party_of(move, ctx[1:4])
+            n = R.operate(st, tab, p, a, ctx[1:4], ctx[1:])
             ctx[0] = n
             return n
         if t == T_MAP:

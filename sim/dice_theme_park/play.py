@@ -15,7 +15,7 @@ from sim.dice_theme_park import features as F
 from sim.dice_theme_park import moves as M
 from sim.dice_theme_park import rules as R
 from sim.dice_theme_park import state as S
-from sim.dice_theme_park.invariants import check_state
+from sim.dice_theme_park.invariants import FEATURES_CODE, check_state
 from strategies.selectors import RANDOM, select, uniform_pick
 
 LOG_COLS = 8  # round, decision kind, seat, move, what followed, three details (_details)
@@ -29,23 +29,29 @@ def bot_of(seat, game_index, n_players, rotate):
     return (seat + game_index) % n_players if rotate else seat
 
 
+CHECKING, FEATURES_DIFFER = 0, 1  # scratch[9]: a checked game; a decision's two paths differ
+
+
 @njit(cache=True)  # called from Python: an entry point
 def new_scratch():
-    """A bot's work buffers: moves, features, scores, a state copy, two snapshots, the
-    decision's context and a log row's details."""
+    """A game lane's work buffers: moves, features, scores, the features' buffers, the legal
+    moves' workspace, the decision's context, a log row's details, the staff picks, the
+    features of the whole-copy path and flags (CHECKING, FEATURES_DIFFER)."""
     return (np.zeros(M.MAX_MOVES, dtype=np.int64), np.zeros((M.MAX_MOVES, F.N_FEATURES)),
-            np.zeros(M.MAX_MOVES), np.zeros(S.SIZE, dtype=np.int64),
-            np.zeros(F.N_SNAPSHOT, dtype=np.int64), np.zeros(F.N_SNAPSHOT, dtype=np.int64),
-            np.zeros(CTX, dtype=np.int64), np.zeros(3, dtype=np.int64))
+            np.zeros(M.MAX_MOVES), F.new_buffers(), M.new_workspace(),
+            np.zeros(CTX, dtype=np.int64), np.zeros(3, dtype=np.int64),
+            np.zeros(S.MAX_PLAYERS, dtype=np.int64), np.zeros((M.MAX_MOVES, F.N_FEATURES)),
+            np.zeros(2, dtype=np.int64))
 
 
-@njit
+
+@njit(inline="always")
 def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
     """Seat p's move at a ``kind`` decision, chosen by bot slot ``bot``; -1 when there is no
     legal move."""
     selectors, params, weights = bots
-    moves, feats, scores, work, before, after, _, _ = scratch
-    n = M.legal_moves(st, tab, p, kind, ctx, moves)
+    moves, feats, scores, buffers, ws, _, _, _, exact, flags = scratch
+    n = M.legal_moves(st, tab, p, kind, ctx, moves, ws)
     u1 = uniform(rng)
     u2 = uniform(rng)
     if n == 0:
@@ -53,7 +59,11 @@ def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
     if selectors[bot] == RANDOM:
         return moves[uniform_pick(n, u1)]
     if n > 1:
-        F.move_features(st, tab, p, kind, ctx, moves, n, feats, work, before, after)
+        F.move_features(st, tab, p, kind, moves, n, feats, buffers)
+        if flags[CHECKING]:  # a checked game: the footprint path equals the whole copy
+            F.move_features(st, tab, p, kind, moves, n, exact, buffers, True)
+            if F.differ(feats, exact, n):
+                flags[FEATURES_DIFFER] = 1
     return moves[select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2)]
 
 
@@ -83,11 +93,10 @@ def _details(st, tab, p, kind, move, details) -> None:
     t, a, b, _ = M.decode(move)
     details[:] = -1
     if kind == M.K_OPERATE and t == M.T_ACT:
-        parties = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
-        R.parties(st, tab, p, a, parties)
+        M.party_of(move, details)
         for k in range(3):
-            if parties[b, k] >= 0:
-                details[k] = _die(st, parties[b, k])
+            if details[k] >= 0:
+                details[k] = _die(st, details[k])
     elif kind == M.K_BUILD and t == M.T_ACT:
         details[0] = st[S.DISPLAY + a]
     elif kind == M.K_FREE_BUILD:
@@ -107,29 +116,35 @@ def _details(st, tab, p, kind, move, details) -> None:
             details[2] = _die(st, b)
 
 
-@njit
+@njit(inline="always")
 def _step(st, tab, p, kind, ctx, bots, bot, rng, scratch, log, nlog, r):
     """Decide and apply one move; (follow-up of apply, the move, new log length)."""
     move = decide(st, tab, p, kind, ctx, bots, bot, rng, scratch)
     if move < 0:
         return -1, move, nlog
-    details = scratch[7]
+    details = scratch[6]
     if log.shape[0]:
         _details(st, tab, p, kind, move, details)
     follow = M.apply(st, tab, p, kind, move, ctx)
     return follow, move, _log(log, nlog, r, kind, p, move, follow, details)
 
 
-@njit(cache=True)  # called from Python (replay): an entry point
+@njit(cache=True, _nrt=False)  # called from Python (replay): an entry point
 def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scratch, log,
               check):
     """Play game ``game_index`` of ``seed`` to the end in ``st``. Returns (log length, first
     invariant violation code or 0; checked after every operate step and phase when
-    ``check``)."""
+    ``check``).
+
+    Compiled without numba's reference counting (``_nrt=False``), which also applies to
+    everything it calls: none of it allocates (buffers come in ``scratch``), and the counting
+    (an atomic increment and decrement per array of every call) cost a third of the time."""
     bad = 0
+    scratch[9][CHECKING] = 1 if check else 0
+    scratch[9][FEATURES_DIFFER] = 0
     seed_game(rng, seed, game_index)
     R.setup(st, tab, n_players, mode, rng)
-    ctx = scratch[6]
+    ctx = scratch[5]
     nlog = 0
     first = bot_of(0, game_index, n_players, rotate)
     for i in range(n_players):
@@ -137,7 +152,7 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
         bot = (first + p) % n_players
         _, _, nlog = _step(st, tab, p, M.K_START, ctx, bots, bot, rng, scratch, log, nlog, -1)
     R.lay_start_display(st, tab, rng)
-    picks = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
+    picks = scratch[7]
     for r in range(st[S.ROUNDS]):
         st[S.ROUND] = r
         # planning: secret picks, revealed together
@@ -146,8 +161,8 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
                               scratch)
         for p in range(n_players):
             M.apply(st, tab, p, M.K_STAFF, picks[p], ctx)
-            scratch[7][:] = -1
-            nlog = _log(log, nlog, r, M.K_STAFF, p, picks[p], 0, scratch[7])
+            scratch[6][:] = -1
+            nlog = _log(log, nlog, r, M.K_STAFF, p, picks[p], 0, scratch[6])
         R.set_turn_order(st, tab)
         for p in range(n_players):
             st[S.seat(p) + S.MONEY] += R.income(st, tab, p)
@@ -220,6 +235,8 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
             bad = check_state(st, tab)
     R.end_money(st, tab)
     st[S.OVER] = 1
+    if check and bad == 0 and scratch[9][FEATURES_DIFFER]:
+        bad = FEATURES_CODE
     return nlog, bad
 
 

@@ -125,7 +125,7 @@ def setup(st, tab, n_players, mode, rng) -> None:
     fill_monorails(st, tab, rng)
     # objectives: one under each objective round, never two of one colour
     n_obj = tab[P_OBJECTIVES]
-    deck = np.empty(n_obj, dtype=np.int64)
+    deck = st[S.OBJ_DECK:S.OBJ_DECK + n_obj]
     for i in range(n_obj):
         deck[i] = i
     shuffle(rng, deck, 0, n_obj)
@@ -258,14 +258,20 @@ def set_turn_order(st, tab) -> None:
     n = st[S.N_PLAYERS]
     for i in range(n):
         st[S.PREV_ORDER + i] = st[S.ORDER + i]
-    key = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        p = st[S.PREV_ORDER + i]
-        # later in the previous order goes first among full ties
-        key[i] = (staff_sum(st, tab, p) * 100_000 + st[S.seat(p) + S.STARS]) * 8 + (n - 1 - i)
-    order = np.argsort(key)
-    for i in range(n):
-        st[S.ORDER + i] = st[S.PREV_ORDER + order[i]]
+    for i in range(n):  # place i goes to the seat with the i-th smallest key
+        best = -1
+        best_key = 0
+        for j in range(n):
+            p = st[S.PREV_ORDER + j]
+            # later in the previous order goes first among full ties
+            key = (staff_sum(st, tab, p) * 100_000 + st[S.seat(p) + S.STARS]) * 8 + (n - 1 - j)
+            placed = False
+            for k in range(i):
+                placed = placed or st[S.ORDER + k] == p
+            if not placed and (best < 0 or key < best_key):
+                best = p
+                best_key = key
+        st[S.ORDER + i] = best
 
 
 @njit
@@ -292,23 +298,22 @@ def add_stars(st, p, source, stars) -> None:
 
 
 @njit
-def rank_and_split(values, n, stars, best_most, out) -> None:
-    """Stars of a ranking (objectives): places by ``values`` (highest first when
+def shared_stars(values, n, stars, best_most, i) -> int:
+    """Player i's stars of a ranking (objectives): places by ``values`` (highest first when
     ``best_most``), ``stars[k]`` for place k; tied players add up the stars of the places
     they share and split them equally, rounded up."""
-    for i in range(n):
-        better = 0
-        equal = 0
-        for j in range(n):
-            if best_most and values[j] > values[i] or not best_most and values[j] < values[i]:
-                better += 1
-            elif values[j] == values[i]:
-                equal += 1
-        total = 0
-        for k in range(better, better + equal):
-            if k < n - 1:
-                total += stars[k]
-        out[i] = -(-total // equal)
+    better = 0
+    equal = 0
+    for j in range(n):
+        if best_most and values[j] > values[i] or not best_most and values[j] < values[i]:
+            better += 1
+        elif values[j] == values[i]:
+            equal += 1
+    total = 0
+    for k in range(better, better + equal):
+        if k < n - 1:
+            total += stars[k]
+    return -(-total // equal)
 
 
 @njit
@@ -360,16 +365,18 @@ def score_objective(st, tab, card) -> None:
     """The round's objective ``card``: every seat ranked by its measure, stars as the
     player count's table says (rules.md, upkeep 3)."""
     n = st[S.N_PLAYERS]
-    values = np.empty(n, dtype=np.int64)
-    for p in range(n):
-        values[p] = objective_measure(st, tab, p, tab[TB.OBJ_MEASURE + card])
-    stars = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
-    for k in range(n - 1):
-        stars[k] = tab[TB.OBJECTIVE_STARS + n * S.MAX_PLAYERS + k]
-    out = np.empty(n, dtype=np.int64)
-    rank_and_split(values, n, stars, tab[TB.OBJ_BEST + card] == 0, out)
-    for p in range(n):
-        add_stars(st, p, S.SRC_OBJECTIVES, out[p])
+    measure = tab[TB.OBJ_MEASURE + card]
+    values = (objective_measure(st, tab, 0, measure), objective_measure(st, tab, 1, measure),
+              objective_measure(st, tab, 2, measure) if n > 2 else 0,
+              objective_measure(st, tab, 3, measure) if n > 3 else 0)
+    row = TB.OBJECTIVE_STARS + n * S.MAX_PLAYERS
+    stars = tab[row:row + S.MAX_PLAYERS]
+    shares = (shared_stars(values, n, stars, tab[TB.OBJ_BEST + card] == 0, 0),
+              shared_stars(values, n, stars, tab[TB.OBJ_BEST + card] == 0, 1),
+              shared_stars(values, n, stars, tab[TB.OBJ_BEST + card] == 0, 2) if n > 2 else 0,
+              shared_stars(values, n, stars, tab[TB.OBJ_BEST + card] == 0, 3) if n > 3 else 0)
+    for p in range(n):  # every share is counted before any is added (money is a measure)
+        add_stars(st, p, S.SRC_OBJECTIVES, shares[p])
 
 
 @njit
@@ -406,6 +413,7 @@ def standing(st, dice_after_ones, wins, ranks) -> None:
 MAX_PARTY = 3
 MAX_PARTIES = 64
 MAX_ON_TILE = 24  # dice looked at on one attraction (more are never needed for a party)
+PARTY_WORK = MAX_ON_TILE + MAX_PARTIES  # ints of the buffer ``parties`` works in
 
 REQ_SINGLE, REQ_PAIR_EVEN, REQ_PAIR_ODD, REQ_PAIR_GREATER, REQ_LOW_HIGH, REQ_PAIR_EQUAL, \
     REQ_RUN_THREE, REQ_THREE_EQUAL, REQ_COLOUR_GREATER, REQ_COLOUR_SMALLER, REQ_ODD_EVEN = \
@@ -444,29 +452,6 @@ def _pair_meets(kind, colour, c0, p0, c1, p1) -> bool:
 
 
 @njit
-def party_meets(st, tab, a, party, k) -> bool:
-    """The k dice slots of ``party`` meet attraction a's requirement (in some order)."""
-    kind = tab[TB.ATT_REQUIREMENT + a]
-    colour = tab[TB.ATT_REQUIREMENT_COLOUR + a]
-    if k == 1:
-        return kind == REQ_SINGLE and (colour < 0 or die_colour(st, party[0]) == colour)
-    if k == 2:
-        c0, p0 = die_colour(st, party[0]), st[S.DIE_PIPS + party[0]]
-        c1, p1 = die_colour(st, party[1]), st[S.DIE_PIPS + party[1]]
-        return _pair_meets(kind, colour, c0, p0, c1, p1) or _pair_meets(kind, colour, c1, p1,
-                                                                         c0, p0)
-    if k == 3:
-        p0 = st[S.DIE_PIPS + party[0]]
-        p1 = st[S.DIE_PIPS + party[1]]
-        p2 = st[S.DIE_PIPS + party[2]]
-        if kind == REQ_RUN_THREE:
-            return p0 != p1 and p1 != p2 and p0 != p2
-        if kind == REQ_THREE_EQUAL:
-            return p0 == p1 and p1 == p2
-    return False
-
-
-@njit
 def dice_on(st, p, hex_, out) -> int:
     """Slots of the dice on hex ``hex_`` of seat p's park, into ``out``; their number."""
     at = p * S.HEXES + hex_
@@ -484,46 +469,92 @@ def _die_key(st, i) -> int:
 
 
 @njit
-def parties(st, tab, p, hex_, out) -> int:
+def parties(st, tab, p, hex_, out, work) -> int:
     """Every party on seat p's hex ``hex_`` that meets its attraction's requirement, one per
     distinct set of (colour, pips) (dice alike are interchangeable), into ``out[n, 3]``
-    (slots, -1 padded); their number."""
+    (slots, -1 padded); their number. ``work`` is a buffer of PARTY_WORK ints."""
     a = st[S.seat(p) + S.TILE + hex_]
     if a < 0:
         return 0
-    on = np.empty(MAX_ON_TILE, dtype=np.int64)
-    m = dice_on(st, p, hex_, on)
-    size = 3 if tab[TB.ATT_REQUIREMENT + a] in (REQ_RUN_THREE, REQ_THREE_EQUAL) else (
-        1 if tab[TB.ATT_REQUIREMENT + a] == REQ_SINGLE else 2)
-    seen = np.empty(MAX_PARTIES, dtype=np.int64)
-    party = np.empty(MAX_PARTY, dtype=np.int64)
+    m = dice_on(st, p, hex_, work[:MAX_ON_TILE])
+    return parties_among(st, tab, a, work[:m], out, work[MAX_ON_TILE:])
+
+
+@njit
+def _party_size(tab, a) -> int:
+    kind = tab[TB.ATT_REQUIREMENT + a]
+    return 3 if kind == REQ_RUN_THREE or kind == REQ_THREE_EQUAL else (
+        1 if kind == REQ_SINGLE else 2)
+
+
+@njit
+def _meets(st, tab, a, size, i, j, k) -> bool:
+    """Dice slots i, j, k (the first ``size`` of them) meet attraction a's requirement."""
+    kind = tab[TB.ATT_REQUIREMENT + a]
+    colour = tab[TB.ATT_REQUIREMENT_COLOUR + a]
+    if size == 1:
+        return kind == REQ_SINGLE and (colour < 0 or die_colour(st, i) == colour)
+    if size == 2:
+        c0, p0 = die_colour(st, i), st[S.DIE_PIPS + i]
+        c1, p1 = die_colour(st, j), st[S.DIE_PIPS + j]
+        return _pair_meets(kind, colour, c0, p0, c1, p1) or _pair_meets(kind, colour, c1, p1,
+                                                                         c0, p0)
+    p0 = st[S.DIE_PIPS + i]
+    p1 = st[S.DIE_PIPS + j]
+    p2 = st[S.DIE_PIPS + k]
+    if kind == REQ_RUN_THREE:
+        return p0 != p1 and p1 != p2 and p0 != p2
+    if kind == REQ_THREE_EQUAL:
+        return p0 == p1 and p1 == p2
+    return False
+
+
+@njit
+def parties_among(st, tab, a, on, out, seen) -> int:
+    """``parties`` for attraction a with the dice slots ``on``; ``seen`` holds MAX_PARTIES
+    keys."""
+    m = on.shape[0]
+    size = _party_size(tab, a)
     n = 0
-    for i in range(m):
-        for j in range(i + 1 if size > 1 else m, m if size > 1 else m + 1):
-            for k in range(j + 1 if size > 2 else m, m if size > 2 else m + 1):
-                party[0] = on[i]
-                keys = _die_key(st, on[i])
-                if size > 1:
-                    party[1] = on[j]
-                    keys = _sorted_key2(keys, _die_key(st, on[j]))
-                if size > 2:
-                    party[2] = on[k]
-                    keys = _sorted_key3(_die_key(st, on[i]), _die_key(st, on[j]),
-                                        _die_key(st, on[k]))
-                if not party_meets(st, tab, a, party, size):
+    for x in range(m):
+        for y in range(x + 1 if size > 1 else m, m if size > 1 else m + 1):
+            for z in range(y + 1 if size > 2 else m, m if size > 2 else m + 1):
+                i = on[x]
+                j = on[y] if size > 1 else -1
+                k = on[z] if size > 2 else -1
+                if not _meets(st, tab, a, size, i, j, k):
                     continue
+                keys = _die_key(st, i)
+                if size == 2:
+                    keys = _sorted_key2(keys, _die_key(st, j))
+                elif size == 3:
+                    keys = _sorted_key3(keys, _die_key(st, j), _die_key(st, k))
                 new = True
-                for x in range(n):
-                    if seen[x] == keys:
+                for q in range(n):
+                    if seen[q] == keys:
                         new = False
                         break
                 if new and n < MAX_PARTIES:
                     seen[n] = keys
-                    out[n, 0] = party[0]
-                    out[n, 1] = party[1] if size > 1 else -1
-                    out[n, 2] = party[2] if size > 2 else -1
+                    out[n, 0] = i
+                    out[n, 1] = j
+                    out[n, 2] = k
                     n += 1
     return n
+
+
+@njit
+def has_party(st, tab, a, on) -> bool:
+    """Some party of the dice slots ``on`` meets attraction a's requirement."""
+    m = on.shape[0]
+    size = _party_size(tab, a)
+    for x in range(m):
+        for y in range(x + 1 if size > 1 else m, m if size > 1 else m + 1):
+            for z in range(y + 1 if size > 2 else m, m if size > 2 else m + 1):
+                if _meets(st, tab, a, size, on[x], on[y] if size > 1 else -1,
+                          on[z] if size > 2 else -1):
+                    return True
+    return False
 
 
 @njit
@@ -787,12 +818,11 @@ def can_install(st, tab, p, kind, hex_) -> bool:
     free space, none of that kind there, not removed from there, fewer than the round's
     limit installed, and the money."""
     b = S.seat(p)
+    if (st[b + S.INSTALLED] >= tab[P_MAX_UPGRADES_INSTALLED] or st[b + S.UPGRADES + kind] <= 0
+            or (st[b + S.UPGRADE + hex_] >> kind) & 1 or (st[b + S.BANNED + hex_] >> kind) & 1):
+        return False
     cost = upgrade_cost(st, tab, p, hex_)
-    return (cost >= 0 and st[b + S.UPGRADES + kind] > 0
-            and not (st[b + S.UPGRADE + hex_] >> kind) & 1
-            and not (st[b + S.BANNED + hex_] >> kind) & 1
-            and st[b + S.INSTALLED] < tab[P_MAX_UPGRADES_INSTALLED]
-            and st[b + S.MONEY] >= cost)
+    return cost >= 0 and st[b + S.MONEY] >= cost
 
 
 @njit

@@ -16,6 +16,7 @@ Layout::
     8  ORDER[4]          seats in turn order, ORDER[0] first
     12 PREV_ORDER[4]     last round's turn order (the setup order in round 1)
     SETUP_ORDER[4]       the turn order drawn at setup (what a seat was dealt)
+    OBJ_DECK[16]         the objective deck as shuffled at setup (objectives.csv rows)
     16 BAG[3]            dice of each colour in the bag
     19 ASIDE[3]          dice set aside (not in play; refill an empty bag)
     22 SUBST[3]          substitute dice drawn from an empty bag, per colour (rules.md 1)
@@ -64,6 +65,7 @@ HEXES = 19
 MONORAILS = 5
 SPACES = 3
 MAX_ROUNDS = 5
+MAX_OBJECTIVES = 16
 STACK_CAP = 24
 DISPLAY_CAP = 8
 DISCARD_CAP = 48
@@ -108,7 +110,8 @@ DIE_PIPS = DIE_COL + DICE
 DIE_AT = DIE_PIPS + DICE
 DIE_TINT = DIE_AT + DICE
 SETUP_ORDER = DIE_TINT + DICE
-SEAT = SETUP_ORDER + MAX_PLAYERS
+OBJ_DECK = SETUP_ORDER + MAX_PLAYERS
+SEAT = OBJ_DECK + MAX_OBJECTIVES
 
 MONEY = 0
 STARS = 1

@@ -15,7 +15,7 @@ from sim.dice_theme_park import state as S
 
 MAX_ATTRACTIONS = 48
 MAX_MONORAILS = 16
-MAX_OBJECTIVES = 16
+MAX_OBJECTIVES = S.MAX_OBJECTIVES
 N_MODES = len(D.MODES)
 
 PARAM_NAMES = ("start_money", "operating_cubes", "entrance_income", "mascot_price",
