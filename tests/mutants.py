@@ -3,12 +3,13 @@ takes about an hour.)
 
     python tests/mutants.py [--only N,N] [--tree DIR]
 
-Each mutant changes one line of sim/core, sim/festival or analysis. A copy of the checkout
-(``--tree``, a fixed path so that numba's cache carries over between mutants whose engine is
-the same) gets one mutant at a time, and ``pytest -x`` runs the suite with the test files
-that most likely catch it first. A mutant is killed when a test fails. Hand-written
-rather than a tool: mutmut's trampolines and numba's compiled kernels do not mix, and the
-kernels take 25 s to compile, so a tool's hundreds of mutants per file would take days; this
+Each mutant changes one line of sim/core, an engine (sim/festival, sim/dice_theme_park) or
+analysis. A copy of the checkout (``--tree``, a fixed path so that numba's cache carries
+over between mutants whose engine is the same) gets one mutant at a time, and ``pytest -x``
+runs the suite with the test files that most likely catch it first. A mutant is killed when
+a test fails. Hand-written rather than a tool: mutmut's trampolines and numba's compiled
+kernels do not mix, and the kernels take 25 s (Festival) to 90 s (Dice Theme Park) to
+compile, so a tool's hundreds of mutants per file would take days; this
 list holds the mistakes a change of the engine, the runner, the streams or the analysis
 could plausibly make. Equivalent mutants (no behaviour changes) are not listed.
 """
@@ -23,6 +24,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+DR, DE = "test_dice_theme_park_rules.py", "test_dice_theme_park_engine.py"
 
 # (file, old text, new text, test files to run first): old appears exactly once in file
 MUTANTS = [
@@ -149,6 +152,131 @@ MUTANTS = [
      ["test_analysis.py"]),
     ("analysis/convergence.py", "k, n = wins[marks - 1], count[marks - 1]",
      "k, n = wins[marks // 2], count[marks // 2]", ["test_analysis.py"]),
+    # Dice Theme Park: the dice, the setup and the turn order
+    ("sim/dice_theme_park/rules.py", "k = randint(rng, total)", "k = randint(rng, total - 1)",
+     [DR]),
+    ("sim/dice_theme_park/rules.py",
+     "            if i >= st[S.DICE_N]:\n                st[S.DICE_N] = i + 1",
+     "            if i >= st[S.DICE_N]:\n                st[S.DICE_N] = i", [DR]),
+    ("sim/dice_theme_park/rules.py", "st[S.BAG + st[S.DIE_COL + i]] += 1",
+     "st[S.ASIDE + st[S.DIE_COL + i]] += 1", [DR]),
+    ("sim/dice_theme_park/rules.py",
+     "st[S.ASIDE + c] = tab[P_DICE_PER_COLOUR] - tab[TB.IN_BAG + n_players]",
+     "st[S.ASIDE + c] = 0", [DR]),
+    ("sim/dice_theme_park/rules.py", "(used >> tab[TB.OBJ_COLOUR + deck[top]]) & 1:",
+     "(used >> tab[TB.OBJ_COLOUR + deck[top]]) & 0:", [DR]),
+    ("sim/dice_theme_park/rules.py", "* 8 + (n - 1 - j)", "* 8 + j", [DR]),
+    ("sim/dice_theme_park/rules.py", "staff_sum(st, tab, p) * 100_000 + st[S.seat(p) + S.STARS]",
+     "staff_sum(st, tab, p) * 100_000 - st[S.seat(p) + S.STARS]", [DR]),
+    ("sim/dice_theme_park/rules.py", "total += tab[TB.ATT_INCOME + a]",
+     "total += 0 * tab[TB.ATT_INCOME + a]", [DR]),
+    ("sim/dice_theme_park/rules.py", "st[S.MONO_TAKEN + m] = p", "st[S.MONO_TAKEN + m] = -1",
+     [DR, DE]),
+    # objectives, the end and the tie-breaks
+    ("sim/dice_theme_park/rules.py", "return -(-total // equal)", "return total // equal", [DR]),
+    ("sim/dice_theme_park/rules.py", "        if k < n - 1:\n            total += stars[k]",
+     "        if k < n:\n            total += stars[k]", [DR]),
+    ("sim/dice_theme_park/rules.py", "st[S.seat(p) + S.MONEY] // tab[P_MONEY_PER_STAR]",
+     "st[S.seat(p) + S.MONEY] // 2", [DR]),
+    ("sim/dice_theme_park/rules.py", "(st[b + S.STARS] * 1000 + dice_after_ones[p]) * 100_000",
+     "(st[b + S.STARS] * 1000) * 100_000", [DR]),
+    # requirements, icons and operations
+    ("sim/dice_theme_park/rules.py", "return p0 <= 3 and p1 >= 3", "return p0 < 3 and p1 > 3",
+     [DR]),
+    ("sim/dice_theme_park/rules.py", "if kind == REQ_PAIR_GREATER:\n        return p0 > p1",
+     "if kind == REQ_PAIR_GREATER:\n        return p0 >= p1", [DR]),
+    ("sim/dice_theme_park/rules.py", "coloured = colour < 0 or c0 == colour", "coloured = True",
+     [DR]),
+    ("sim/dice_theme_park/rules.py", "return coloured and p0 % 2 == 1 and p1 % 2 == 0",
+     "return coloured and p0 % 2 == 1 and p1 % 2 == 1", [DR]),
+    ("sim/dice_theme_park/rules.py", "return p0 != p1 and p1 != p2 and p0 != p2",
+     "return p0 != p1 and p1 != p2", [DR]),
+    ("sim/dice_theme_park/rules.py",
+     "icons = tab[TB.ATT_ICONS + a] + ((st[b + S.UPGRADE + hex_] >> S.GENERATOR) & 1)",
+     "icons = tab[TB.ATT_ICONS + a]", [DR]),
+    ("sim/dice_theme_park/rules.py", "if a < 0 or st[b + S.CUBES] >= tab[P_CUBES]:",
+     "if a < 0 or st[b + S.CUBES] > tab[P_CUBES]:", [DR, DE]),
+    ("sim/dice_theme_park/rules.py", "if st[S.DIE_PIPS + i] == 1:\n            discard_die(st, i)",
+     "if st[S.DIE_PIPS + i] == 0:\n            discard_die(st, i)", [DR]),
+    ("sim/dice_theme_park/rules.py",
+     "        if st[S.DIE_AT + i] == at:\n            st[S.DIE_TINT + i] = -1",
+     "        if st[S.DIE_AT + i] == at:\n            pass", [DR]),
+    ("sim/dice_theme_park/rules.py", "effects = cubes * tab[P_EFFECT_STARS] * (",
+     "effects = tab[P_EFFECT_STARS] * (", [DR]),
+    ("sim/dice_theme_park/rules.py",
+     "money = cubes * tab[P_GIFT_MONEY] * ((up >> S.GIFT_SHOP) & 1)",
+     "money = cubes * tab[P_GIFT_MONEY] * ((up >> S.GENERATOR) & 1)", [DR]),
+    ("sim/dice_theme_park/rules.py", "if h >= 0 and st[b + S.TILE + h] >= 0:", "if h >= 0:", [DR]),
+    ("sim/dice_theme_park/rules.py", "if g >= 0 and st[b + S.TILE + g] >= 0:", "if g >= 0:", [DR]),
+    ("sim/dice_theme_park/rules.py", "if pips < 1:\n        discard_die(st, i)",
+     "if pips < 0:\n        discard_die(st, i)", [DR]),
+    # expand, improve and upkeep
+    ("sim/dice_theme_park/rules.py", "if count == tab[P_BONUS_SET_ANY_PIPS]:",
+     "if count == tab[P_BONUS_SET_ANY_PIPS] + 1:", [DR]),
+    ("sim/dice_theme_park/rules.py", "tab[P_MASCOT_PRICE] - 2 * played(st, p, MASCOT)",
+     "tab[P_MASCOT_PRICE] - played(st, p, MASCOT)", [DR]),
+    ("sim/dice_theme_park/rules.py",
+     "tab[TB.ATT_UPGRADE_COST + a * 2 + used] - played(st, p, ARCHITECT))",
+     "tab[TB.ATT_UPGRADE_COST + a * 2 + used])", [DR]),
+    ("sim/dice_theme_park/rules.py", "or (st[b + S.UPGRADE + hex_] >> kind) & 1 or (",
+     "or (", [DR]),
+    ("sim/dice_theme_park/rules.py", "st[b + S.BANNED + hex_] |= 1 << kind",
+     "st[b + S.BANNED + hex_] |= 0", [DR]),
+    ("sim/dice_theme_park/rules.py", "move_die(st, p, i, tab[P_ENTRANCE_HEX])",
+     "st[S.DIE_PIPS + i] = pips", [DR]),
+    ("sim/dice_theme_park/rules.py", "left = S.seat((p + 1) % n)", "left = S.seat((p + n - 1) % n)",
+     [DR]),
+    ("sim/dice_theme_park/rules.py", "st[b + S.MAPS_UP] += st[b + S.MAPS_DOWN]",
+     "st[b + S.MAPS_UP] += 0", [DR]),
+    ("sim/dice_theme_park/rules.py",
+     "    for _ in range(st[S.N_PLAYERS] + 1):\n        if st[top] > 0:",
+     "    for _ in range(st[S.N_PLAYERS]):\n        if st[top] > 0:", [DR]),
+    ("sim/dice_theme_park/rules.py", "next_round] == 1", "next_round] == 0", [DR]),
+    # the decisions
+    ("sim/dice_theme_park/moves.py", "if st[b + S.HAND + x] >= 1 + (x == y)",
+     "if st[b + S.HAND + x] >= 1", [DE]),
+    ("sim/dice_theme_park/moves.py", "if tab[TB.ATT_COST + st[S.DISPLAY + k]] <= st[b + S.MONEY]:",
+     "if tab[TB.ATT_COST + st[S.DISPLAY + k]] <= st[b + S.MONEY] + 3:", [DE]),
+    ("sim/dice_theme_park/moves.py", "st[b + S.MAPS_BOUGHT] < tab[R.P_MAX_MAPS_BOUGHT]",
+     "st[b + S.MAPS_BOUGHT] <= tab[R.P_MAX_MAPS_BOUGHT]", [DE]),
+    ("sim/dice_theme_park/moves.py", "st[b + S.REMOVED] < R.played(st, p, R.ARCHITECT)",
+     "st[b + S.REMOVED] <= R.played(st, p, R.ARCHITECT)", [DE]),
+    ("sim/dice_theme_park/moves.py",
+     "manager = st[b + S.MANAGER_USED] < R.played(st, p, R.MANAGER)",
+     "manager = st[b + S.MANAGER_USED] <= R.played(st, p, R.MANAGER)", [DE]),
+    ("sim/dice_theme_park/moves.py", "st[b + S.EXTRA_LEFT] > 0 and st[b + S.EXTRA_HEX] == here",
+     "st[b + S.EXTRA_LEFT] > 0", [DE]),
+    ("sim/dice_theme_park/moves.py", "st[b + S.EXTRA_LEFT] = R.played(st, p, R.MASCOT)",
+     "st[b + S.EXTRA_LEFT] = 1", [DE]),
+    # the game loop
+    ("sim/dice_theme_park/play.py", "for _ in range(R.played(st, p, R.CONCIERGE)):",
+     "for _ in range(1):", [DE]),
+    ("sim/dice_theme_park/play.py", "if M.decode(move)[0] == M.T_ACT and lowered > 0:",
+     "if M.decode(move)[0] == M.T_ACT and lowered > 1:", [DE]),
+    ("sim/dice_theme_park/play.py", "return (seat + game_index) % n_players if rotate else seat",
+     "return (seat + game_index + 1) % n_players if rotate else seat", [DE]),
+    ("sim/dice_theme_park/play.py", "        R.discard_die(st, ctx[1 + k])", "        pass", [DE]),
+    ("sim/dice_theme_park/play.py", "k, R.played(st, p, R.TICKET_AGENT))", "k, 0)", [DE]),
+    # the features
+    ("sim/dice_theme_park/features.py",
+     "elif kind == M.K_MOVE or t == M.T_MAP or t == M.T_GUIDE:\n            out[1] = bb",
+     "elif kind == M.K_MOVE or t == M.T_MAP or t == M.T_GUIDE:\n            out[1] = -1", [DE]),
+    ("sim/dice_theme_park/features.py", "_copy(work, st, b + S.INSTALLED, b + S.SEAT_SIZE)",
+     "_copy(work, st, b + S.INSTALLED, b + S.SEAT_SIZE - 1)", [DE]),
+    ("sim/dice_theme_park/features.py", "if work[S.seat(p) + S.CUBES] >= tab[R.P_CUBES]:",
+     "if work[S.seat(p) + S.CUBES] > tab[R.P_CUBES]:", [DE]),
+    ("sim/dice_theme_park/features.py",
+     "out[3] = per_op * (tab[TB.ATT_ICONS + a] + ((up >> S.GENERATOR) & 1))",
+     "out[3] = per_op * tab[TB.ATT_ICONS + a]", [DR]),
+    ("sim/dice_theme_park/features.py",
+     "feats[m, 11] = tab[TB.STAFF_PIPS + a] + tab[TB.STAFF_PIPS + b]",
+     "feats[m, 11] = tab[TB.STAFF_PIPS + a]", [DR]),
+    # the results
+    ("sim/dice_theme_park/batch.py", "seat_out[SO_DICE, g, p] = dice[p]",
+     "seat_out[SO_DICE, g, p] = 0", [DE]),
+    ("sim/dice_theme_park/batch.py", "seat_out[SO_POSITION, g, p] = i",
+     "seat_out[SO_POSITION, g, p] = p",
+     [DE]),
 ]
 
 

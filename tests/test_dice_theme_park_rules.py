@@ -457,3 +457,61 @@ def test_monorails_and_display_are_refilled(dtp):
     assert st[S.DISCARD_N] == 2 and st[S.DISPLAY_N] == 5 and st[S.STACK_B_N] == before - 5
     assert all(D.STACKS[d.attractions["stack"][a]] == "B"
                for a in st[S.DISPLAY : S.DISPLAY + 5])
+
+
+def _features(st, tab, kind, ctx=None):
+    """Seat 0's legal moves at a ``kind`` decision and their feature rows, both paths."""
+    from sim.dice_theme_park import features as F
+    from sim.dice_theme_park import moves as M
+
+    moves = np.zeros(M.MAX_MOVES, dtype=np.int64)
+    ctx = np.zeros(1 + S.DICE, dtype=np.int64) if ctx is None else ctx
+    n = M.legal_moves(st, tab, 0, kind, ctx, moves, M.new_workspace())
+    rows = []
+    for exact in (False, True):
+        feats = np.zeros((M.MAX_MOVES, F.N_FEATURES))
+        F.move_features(st, tab, 0, kind, moves, n, feats, F.new_buffers(), exact)
+        rows.append(feats[:n])
+    assert (rows[0] == rows[1]).all()
+    named = [{f: rows[0][m, k] for k, f in enumerate(F.FEATURES)} for m in range(n)]
+    return [M.decode(m) for m in moves[:n]], named
+
+
+def test_features_say_what_a_move_changes(dtp):
+    """Hand-built: an upgrade's features are its price, the stars a round of the attraction
+    gains (a special effect: +2 per icon; a generator: one more operation) and one more
+    upgrade; an operation's are its stars pending and the die it lowers; staff pairs carry
+    their pips and money."""
+    from sim.dice_theme_park import moves as M
+
+    d, tab = dtp
+    flume = _row(d, "Log Flume")
+    st = _park(d, tab, {LOG_FLUME_HEX: "Log Flume"})
+    st[S.seat(0) + S.MONEY] = 20
+    moves, feats = _features(st, tab, M.K_UPGRADE)
+    stars, icons = tab[TB.ATT_STARS + flume], tab[TB.ATT_ICONS + flume]
+    for (t, kind, hex_, _), f in zip(moves, feats):
+        if t == M.PASS:
+            assert f["pass"] == 1 and f["money"] == 0 and f["upgrades"] == 0
+            continue
+        assert f["money"] == -R.upgrade_cost(st, tab, 0, hex_) and f["upgrades"] == 1
+        if hex_ == LOG_FLUME_HEX:
+            value = {S.SPECIAL_EFFECT: 2 * icons, S.GENERATOR: stars, S.GIFT_SHOP: 0}[kind]
+            assert f["park_value"] == value, (kind, f)
+    yellow4 = R.add_die(st, 0, LOG_FLUME_HEX, YELLOW, 4)
+    R.add_die(st, 0, LOG_FLUME_HEX, BLUE, 5)
+    R.add_die(st, 0, ENTRANCE, GREEN, 1)
+    moves, feats = _features(st, tab, M.K_OPERATE)
+    ops = [f for (t, a, _, _), f in zip(moves, feats) if t == M.T_ACT and a == LOG_FLUME_HEX]
+    assert len(ops) == 1
+    assert ops[0]["stars"] == stars and ops[0]["pips"] == -2 and ops[0]["dice"] == 0
+    assert ops[0]["operable"] == -1  # its only icon is used
+    moved = [f for (t, a, h, _), f in zip(moves, feats) if t == M.T_MAP and a == yellow4]
+    assert moved and all(f["resources"] == -1 and f["dice"] == 0 for f in moved)
+    green1 = [f for (t, a, b, _), f in zip(moves, feats) if t == M.T_PIPS and b == 0
+              and st[S.DIE_COL + a] == GREEN]
+    assert green1[0]["dice"] == -1 and green1[0]["pips"] == -1  # a 1 lowered leaves the park
+    moves, feats = _features(st, tab, M.K_STAFF)
+    for (_, x, y, _), f in zip(moves, feats):
+        assert f["turn_sum"] == tab[TB.STAFF_PIPS + x] + tab[TB.STAFF_PIPS + y]
+        assert f["income"] == tab[TB.STAFF_MONEY + x] + tab[TB.STAFF_MONEY + y]
