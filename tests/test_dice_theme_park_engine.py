@@ -130,3 +130,36 @@ def test_the_mode_is_recorded_and_replayed(tmp_path, capsys):
     assert main(["replay", "--run", str(out), "--game", "5"]) == 0
     assert "(intro game)" in capsys.readouterr().out
     assert main(["replay", "--run", str(out), "--game", "5", "--mode", "short"]) == 2
+
+
+def test_the_log_follows_the_rounds_steps():
+    """From the action logs of compiled games: each concierge played gives one concierge
+    step, an operation that leaves a lowered die in the park is followed by that die's move,
+    and the seats' bots rotate one seat a game."""
+    from sim.dice_theme_park import batch
+
+    bots = ["greedy", "random", "operator", "random"]
+    p, _ = dtp.prepare(4, bots)
+    st, rng, scratch, log = new_buffers(log_rows=20_000)
+    concierges = 0
+    for g in range(30):
+        nlog, _ = play_game(p.tab, 4, 0, 4, g, p.bots, True, st, rng, scratch, log, False)
+        rows = log[:nlog]
+        for r in range(4):
+            for seat in range(4):
+                mine = rows[(rows[:, 0] == r) & (rows[:, 2] == seat)]
+                staff = mine[mine[:, 1] == M.K_STAFF][0, 3]
+                played = [(staff >> 16) & 255, (staff >> 8) & 255].count(0)  # concierge: 0
+                assert (mine[:, 1] == M.K_CONCIERGE).sum() == played
+                concierges += played
+        for k in np.flatnonzero((rows[:, 1] == M.K_OPERATE) & (rows[:, 4] > 0)):
+            if M.decode(int(rows[k, 3]))[0] == M.T_ACT:
+                assert rows[k + 1, 1] == M.K_MOVE and rows[k + 1, 2] == rows[k, 2]
+    assert concierges > 0
+    df = dtp.play_chunk(p, 4, 0, 30).to_pandas()
+    assert (df["bot_slot"] == (df["seat"] + df["game_index"]) % 4).all()
+    assert list(df["bot"].iloc[:4]) == bots
+    assert (df.groupby("game_index")["start_position"].nunique() == 4).all()
+    assert (df["start_position"].cat.codes != df["seat"]).any()
+    assert df["dice_in_park"].between(0, 63).all() and df["dice_in_park"].mean() > 3
+    assert batch.OBJECTIVES == 3 and (df["objective_3"] == "none").all()

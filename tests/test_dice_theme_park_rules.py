@@ -511,7 +511,127 @@ def test_features_say_what_a_move_changes(dtp):
     green1 = [f for (t, a, b, _), f in zip(moves, feats) if t == M.T_PIPS and b == 0
               and st[S.DIE_COL + a] == GREEN]
     assert green1[0]["dice"] == -1 and green1[0]["pips"] == -1  # a 1 lowered leaves the park
+    st[S.seat(0) + S.CUBES] = tab[R.P_CUBES] - 1  # the operation places the last cube
+    out = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
+    ready = sum(R.free_icon(st, tab, 0, h) and R.parties(st, tab, 0, h, out, WORK) > 0
+                for h in range(S.HEXES))
+    moves, feats = _features(st, tab, M.K_OPERATE)
+    last = [f for (t, a, _, _), f in zip(moves, feats) if t == M.T_ACT and a == LOG_FLUME_HEX]
+    assert ready == 2 and last[0]["operable"] == -2  # nothing can operate any more
+    st[S.seat(0) + S.CUBES] = 0
     moves, feats = _features(st, tab, M.K_STAFF)
     for (_, x, y, _), f in zip(moves, feats):
         assert f["turn_sum"] == tab[TB.STAFF_PIPS + x] + tab[TB.STAFF_PIPS + y]
         assert f["income"] == tab[TB.STAFF_MONEY + x] + tab[TB.STAFF_MONEY + y]
+
+
+def test_a_draw_follows_the_bags_make_up(dtp):
+    """From a bag of one die of each colour every colour is drawn a third of the time."""
+    first = []
+    for seed in range(3000):
+        st = np.zeros(S.SIZE, dtype=np.int64)
+        st[S.BAG : S.BAG + 3] = 1
+        first.append(R.draw_die(st, game_stream(seed, 0)))
+    shares = np.bincount(first, minlength=3) / len(first)
+    assert np.allclose(shares, 1 / 3, atol=0.03), shares
+
+
+def test_upkeep_scores_cubes_special_effects_and_gift_shops(dtp):
+    """Per cube: the printed stars, +2 with a special effect, +$2 with a gift shop (a
+    generator adds neither); cubes go back."""
+    d, tab = dtp
+    st = _park(d, tab, {LOG_FLUME_HEX: "Log Flume", FERRIS_HEX: "Ferris Wheel"})
+    b = S.seat(0)
+    st[b + S.UPGRADE + LOG_FLUME_HEX] = (1 << S.SPECIAL_EFFECT) | (1 << S.GIFT_SHOP)
+    st[b + S.UPGRADE + FERRIS_HEX] = 1 << S.GENERATOR
+    st[b + S.CUBES_ON + LOG_FLUME_HEX] = 2
+    st[b + S.CUBES_ON + FERRIS_HEX] = 1
+    st[b + S.CUBES] = 3
+    money = st[b + S.MONEY]
+    R.score_cubes(st, tab, 0)
+    flume, ferris = (tab[TB.ATT_STARS + _row(d, n)] for n in ("Log Flume", "Ferris Wheel"))
+    assert st[b + S.SCORE + S.SRC_OPERATIONS] == 2 * flume + ferris
+    assert st[b + S.SCORE + S.SRC_EFFECTS] == 2 * 2
+    assert st[b + S.MONEY] == money + 2 * 2 and st[b + S.CUBES] == 0
+    assert st[b + S.STARS_ROUND] == 2 * flume + ferris + 4 and st[b + S.MONEY_ROUND] == 4
+
+
+def test_the_last_rounds_ticket_agent_counts_a_saved_die_for_the_tie_break(dtp):
+    """After the last round the 1s leave before dice are counted; a ticket agent played in
+    that round saves one."""
+    from sim.dice_theme_park.play import final_standing
+
+    d, tab = dtp
+    st = _setup(tab, 2)
+    for p in range(2):
+        R.add_die(st, p, ENTRANCE, BLUE, 1)
+        R.add_die(st, p, ENTRANCE, GREEN, 1)
+        R.add_die(st, p, ENTRANCE, GREEN, 4)
+    R.play_staff(st, tab, 1, R.TICKET_AGENT, R.GUIDE)
+    dice, wins, ranks = np.zeros(4, dtype=np.int64), np.zeros(4), np.zeros(4, dtype=np.int64)
+    final_standing(st, tab, dice, wins, ranks)
+    assert list(dice[:2]) == [1, 2] and list(wins[:2]) == [0, 1]
+
+
+def test_legal_moves_keep_the_limits(dtp):
+    """Hand-built decisions: a pair of one staff needs two in hand; only affordable tiles on
+    hexes next to the park; at most the maps a round allows; a mascot only with its price;
+    removals only with an architect and before an install; the manager's extra operation
+    only when played and unused; the mascot staff's extra adjustments only on the attraction
+    of the last mascot use, as many as mascot staff played."""
+    from sim.dice_theme_park import moves as M
+
+    d, tab = dtp
+    st = _park(d, tab, {LOG_FLUME_HEX: "Log Flume"})
+    b = S.seat(0)
+    ws = M.new_workspace()
+    moves = np.zeros(M.MAX_MOVES, dtype=np.int64)
+    ctx = np.zeros(1 + S.DICE, dtype=np.int64)
+
+    def legal(kind):
+        return [M.decode(m) for m in moves[: M.legal_moves(st, tab, 0, kind, ctx, moves, ws)]]
+
+    st[b + S.HAND : b + S.HAND + 6] = [2, 1, 0, 0, 0, 0]
+    pairs = [(a, c) for _, a, c, _ in legal(M.K_STAFF)]
+    assert sorted(pairs) == [(0, 0), (0, 1)]
+    st[S.DISPLAY : S.DISPLAY + 2] = [_row(d, "Ferris Wheel"), _row(d, "Duck Pond")]
+    st[S.DISPLAY_N] = 2
+    st[b + S.MONEY] = tab[TB.ATT_COST + _row(d, "Duck Pond")]
+    assert tab[TB.ATT_COST + _row(d, "Ferris Wheel")] > st[b + S.MONEY]
+    builds = [(a, h) for t, a, h, _ in legal(M.K_BUILD) if t == M.T_ACT]
+    hexes = np.empty(S.HEXES, dtype=np.int64)
+    assert builds and {a for a, _ in builds} == {1}
+    assert {h for _, h in builds} == set(hexes[: R.build_hexes(st, tab, 0, hexes)])
+    st[b + S.MONEY] = 20
+    st[b + S.MAPS_BOUGHT] = tab[R.P_MAX_MAPS_BOUGHT] - 1
+    assert len(legal(M.K_MAP)) == 2
+    st[b + S.MAPS_BOUGHT] += 1
+    assert len(legal(M.K_MAP)) == 1
+    st[b + S.MONEY] = R.mascot_price(st, tab, 0) - 1
+    assert len(legal(M.K_MASCOT)) == 1
+    st[b + S.MONEY] = 20
+    R.install(st, tab, 0, S.GIFT_SHOP, LOG_FLUME_HEX)
+    st[b + S.INSTALLED] = 0
+    assert not [m for m in legal(M.K_UPGRADE) if m[0] == M.T_REMOVE]  # no architect
+    st[b + S.PLAYED : b + S.PLAYED + 2] = [R.ARCHITECT, R.MASCOT]
+    assert [m for m in legal(M.K_UPGRADE) if m[0] == M.T_REMOVE]
+    st[b + S.REMOVED] = 1
+    assert not [m for m in legal(M.K_UPGRADE) if m[0] == M.T_REMOVE]  # one architect, used
+    blue5 = R.add_die(st, 0, LOG_FLUME_HEX, BLUE, 5)
+    R.add_die(st, 0, LOG_FLUME_HEX, GREEN, 4)
+    st[b + S.CUBES_ON + LOG_FLUME_HEX] = 1  # its icon is used
+    assert not [m for m in legal(M.K_OPERATE) if m[0] == M.T_ACT]
+    st[b + S.PLAYED + 1] = R.MANAGER
+    assert [m[3] for m in legal(M.K_OPERATE) if m[0] == M.T_ACT] == [1]
+    st[b + S.MANAGER_USED] = 1
+    assert not [m for m in legal(M.K_OPERATE) if m[0] == M.T_ACT]
+    # a mascot use with the mascot staff played: its extra adjustments, on that attraction
+    st[b + S.PLAYED + 1] = R.MASCOT
+    M.apply(st, tab, 0, M.K_OPERATE, M.encode(M.T_PIPS, blue5, 0, 0), ctx)
+    assert st[b + S.EXTRA_LEFT] == 1 and st[b + S.EXTRA_HEX] == LOG_FLUME_HEX
+    extras = [m for m in legal(M.K_OPERATE) if m[0] in (M.T_PIPS, M.T_TINT) and m[3] == 1]
+    assert extras and all(st[S.DIE_AT + a] == LOG_FLUME_HEX for _, a, _, _ in extras)
+    st[b + S.PLAYED] = R.MASCOT  # two mascot staff: two extras after a use
+    st[b + S.MASCOTS_USED] = 0
+    M.apply(st, tab, 0, M.K_OPERATE, M.encode(M.T_TINT, blue5, GREEN, 0), ctx)
+    assert st[b + S.EXTRA_LEFT] == 2

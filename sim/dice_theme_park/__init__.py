@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from sim.core.declaration import Element, ResultsDeclaration
+from sim.core.declaration import Element, GameElement, ResultsDeclaration
 from sim.core.errors import PlaytestError
 from sim.dice_theme_park import batch, bots, data, tables
 from sim.dice_theme_park import state as S
@@ -62,7 +62,7 @@ def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
                             f"{len(bot_names)}: {','.join(bot_names)}")
     arrays = bots.bot_arrays(bot_names)
     meta = {"data_dir": str(d.folder), "data_hash": d.hash, "bots": list(bot_names),
-            "mode": mode}
+            "mode": mode, "objectives_in_play": len(d.params["objective_rounds"][mode])}
     return Prepared(d, tables.pack(d), MODES.index(mode), n_players, tuple(bot_names), arrays,
                     rotate), meta
 
@@ -77,7 +77,8 @@ def declare(info: dict) -> ResultsDeclaration:
         # run of 100,000 games can resolve.
         elements=(Element("start_position", "dealt", "Position in the setup turn order"),
                   Element("start_tile", "kept", "Starting tile kept", context="start_pair")),
-        game_elements=(),
+        game_elements=(GameElement(tuple(f"objective_{k + 1}" for k in range(
+            min(batch.OBJECTIVES, info.get("objectives_in_play", 2)))), "Objectives in play"),),
         length=("operations",),
         notes=("The intro game: 4 rounds, no administrators or skills.",
                "A win shared by k players counts 1/k to each (tie-breaks first: most dice in "

@@ -17,9 +17,11 @@ SEAT_FIELDS = ("score", "score_operations", "score_special_effects", "score_obje
 (SO_SCORE, SO_PARTS, _, _, _, SO_OTHER, SO_RANK, SO_BOT, SO_MONEY, SO_DICE, SO_POSITION,
  SO_DEALT, _, SO_KEPT, SO_ATTRACTIONS, SO_UPGRADES, SO_MASCOTS, SO_OPS) = range(
     len(SEAT_FIELDS))
-# Per game integer results, game_out[field, g].
-GAME_FIELDS = ("objective_1", "objective_2", "objective_3", "substitutes", "check")
-GO_OBJECTIVE, _, _, GO_SUBST, GO_CHECK = range(len(GAME_FIELDS))
+# Per game integer results, game_out[field, g]: objective_k is the card under the k-th
+# objective round (-1 where the mode has fewer)
+OBJECTIVES = 3  # the most objective rounds of a mode (the full game)
+GAME_FIELDS = (*(f"objective_{k + 1}" for k in range(OBJECTIVES)), "substitutes", "check")
+GO_OBJECTIVE, GO_SUBST, GO_CHECK = 0, OBJECTIVES, OBJECTIVES + 1
 NS = len(SEAT_FIELDS)
 NG = len(GAME_FIELDS)
 
@@ -57,10 +59,10 @@ def record(st, tab, g, seat_out, win_out, game_out, rotate, game_index, bad, dic
         win_out[g, p] = wins[p]
     k = 0
     for r in range(S.MAX_ROUNDS):
-        if st[S.OBJECTIVE + r] >= 0 and k < 3:
+        if st[S.OBJECTIVE + r] >= 0 and k < OBJECTIVES:
             game_out[GO_OBJECTIVE + k, g] = st[S.OBJECTIVE + r]
             k += 1
-    for j in range(k, 3):
+    for j in range(k, OBJECTIVES):
         game_out[GO_OBJECTIVE + j, g] = -1
     game_out[GO_SUBST, g] = st[S.SUBST] + st[S.SUBST + 1] + st[S.SUBST + 2]
     game_out[GO_CHECK, g] = bad

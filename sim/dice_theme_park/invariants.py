@@ -11,7 +11,8 @@ from sim.dice_theme_park import tables as TB
 CODES = ("ok", "dice not conserved", "negative money", "more cubes than a player has",
          "stars differ from the sum of their sources", "tiles not conserved",
          "turn order is not a permutation", "a die's pips out of 1..6",
-         "a move's features differ between the footprint and the whole-copy paths")
+         "a move's features differ between the footprint and the whole-copy paths",
+         "staff cards not conserved")
 FEATURES_CODE = 8  # checked in play.decide, not on the state
 
 
@@ -53,6 +54,15 @@ def check_state(st, tab) -> int:
             if st[b + S.KEPT] < 0 and st[b + S.DEALT + k] >= 0:
                 tiles += 1
         seen |= 1 << st[S.ORDER + p]
+    for k in range(S.STAFF):  # each player's set: n of each staff, in hands or played
+        count = 0
+        for p in range(n):
+            b = S.seat(p)
+            count += st[b + S.HAND + k] + R.played(st, p, k)
+            if st[b + S.HAND + k] < 0:
+                return 9
+        if count != n:
+            return 9
     stacks = 0
     for a in range(tab[R.P_ATTRACTIONS]):
         stacks += tab[TB.ATT_STACK + a] == TB.STACK_A or tab[TB.ATT_STACK + a] == TB.STACK_B

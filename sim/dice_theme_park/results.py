@@ -12,7 +12,6 @@ from sim.dice_theme_park.data import MODES, STACKS, DiceThemeParkData
 SOURCES = ("operations", "special_effects", "objectives", "money", "other")
 
 
-
 def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, start: int,
              seat_out: np.ndarray, win_out: np.ndarray, game_out: np.ndarray) -> pa.Table:
     _, n, n_players = seat_out.shape
@@ -37,18 +36,18 @@ def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, sta
         "money": pa.array(f["money"].astype(np.int16)),
         "dice_in_park": pa.array(f["dice_in_park"].astype(np.int16)),
         "start_position": categorical(f["start_position"],
-                               [f"{k + 1}" for k in range(n_players)]),
+                                      [f"{k + 1}" for k in range(n_players)]),
         "start_pair": categorical(np.array([pair_code[(int(a), int(b))]
-                                     for a, b in zip(f["dealt_1"], f["dealt_2"])]),
-                           pair_names),
+                                            for a, b in zip(f["dealt_1"], f["dealt_2"])]),
+                                  pair_names),
         "start_tile": categorical(f["start_tile"], tiles),
         "attractions": pa.array(f["attractions"].astype(np.int8)),
         "upgrades": pa.array(f["upgrades"].astype(np.int8)),
         "mascots": pa.array(f["mascots"].astype(np.int8)),
     }
-    for k in range(3):
+    for k in range(B.OBJECTIVES):
         codes = g[f"objective_{k + 1}"]
-        columns[f"objective_{k + 1}"] = categorical(np.where(codes < 0, len(objectives) - 1, codes),
-                                             objectives)
+        columns[f"objective_{k + 1}"] = categorical(
+            np.where(codes < 0, len(objectives) - 1, codes), objectives)
     columns["substitutes"] = pa.array(g["substitutes"].astype(np.int16))
     return pa.table(columns)
