@@ -270,6 +270,7 @@ def test_the_mascots_colour_adjustment_lets_a_yellow_count_as_blue(dtp):
     ("Bumper Cars", [(BLUE, 4), (YELLOW, 5)], False),
     ("Roller Coaster", [(BLUE, 1), (BLUE, 3), (GREEN, 6)], True),
     ("Roller Coaster", [(BLUE, 1), (BLUE, 1), (GREEN, 6)], False),
+    ("Roller Coaster", [(BLUE, 1), (GREEN, 6), (BLUE, 1)], False),  # the first and last equal
     ("Wild Mouse", [(BLUE, 2), (YELLOW, 2), (GREEN, 2)], True),
     ("Wild Mouse", [(BLUE, 2), (YELLOW, 2), (GREEN, 3)], False),
     ("Log Flume", [(BLUE, 5), (GREEN, 4)], True), ("Log Flume", [(BLUE, 4), (GREEN, 5)], False),
@@ -627,6 +628,7 @@ def test_legal_moves_keep_the_limits(dtp):
     assert not [m for m in legal(M.K_OPERATE) if m[0] == M.T_ACT]
     # a mascot use with the mascot staff played: its extra adjustments, on that attraction
     st[b + S.PLAYED + 1] = R.MASCOT
+    R.add_die(st, 0, ENTRANCE, YELLOW, 3)  # a die elsewhere gets no extra adjustment
     M.apply(st, tab, 0, M.K_OPERATE, M.encode(M.T_PIPS, blue5, 0, 0), ctx)
     assert st[b + S.EXTRA_LEFT] == 1 and st[b + S.EXTRA_HEX] == LOG_FLUME_HEX
     extras = [m for m in legal(M.K_OPERATE) if m[0] in (M.T_PIPS, M.T_TINT) and m[3] == 1]
