@@ -392,6 +392,9 @@ def test_maps_the_guide_and_adjustments_move_and_change_dice(dtp):
     blue5 = R.add_die(st, 0, 14, BLUE, 5)  # on the Mini Train, two steps from the Log Flume
     near = np.empty(6, dtype=np.int64)
     assert LOG_FLUME_HEX not in near[: R.neighbour_tiles(st, tab, 0, 14, near)]
+    empty = [h for h in tab[TB.HEX_NEIGHBOURS + 14 * 6 : TB.HEX_NEIGHBOURS + 15 * 6]
+             if h >= 0 and st[b + S.TILE + h] < 0]
+    assert empty and not set(empty) & set(near[: R.neighbour_tiles(st, tab, 0, 14, near)])
     R.use_map(st, 0, blue5, ENTRANCE)
     R.use_map(st, 0, blue5, LOG_FLUME_HEX)
     assert st[b + S.MAPS_UP] == 1 and st[b + S.MAPS_DOWN] == 2

@@ -12,7 +12,7 @@ CODES = ("ok", "dice not conserved", "negative money", "more cubes than a player
          "stars differ from the sum of their sources", "tiles not conserved",
          "turn order is not a permutation", "a die's pips out of 1..6",
          "a move's features differ between the footprint and the whole-copy paths",
-         "staff cards not conserved")
+         "staff cards not conserved", "a die on a hex without a tile")
 FEATURES_CODE = 8  # checked in play.decide, not on the state
 
 
@@ -26,10 +26,13 @@ def check_state(st, tab) -> int:
     for k in range(st[S.MONO_N] * S.SPACES):
         total += st[S.MONO_COL + k] >= 0
     for i in range(st[S.DICE_N]):
-        if st[S.DIE_AT + i] != S.NOWHERE:
+        at = st[S.DIE_AT + i]
+        if at != S.NOWHERE:
             total += 1
             if not 1 <= st[S.DIE_PIPS + i] <= 6:
                 return 7
+            if st[S.seat(at // S.HEXES) + S.TILE + at % S.HEXES] < 0:
+                return 10
     if total != S.COLOURS * tab[R.P_DICE_PER_COLOUR]:
         return 1
     tiles = st[S.STACK_A_N] + st[S.STACK_B_N] + st[S.DISPLAY_N] + st[S.DISCARD_N]
