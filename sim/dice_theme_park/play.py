@@ -44,8 +44,7 @@ def new_scratch():
             np.zeros(2, dtype=np.int64))
 
 
-
-@njit(inline="always")
+@njit(inline="always")  # called from a dozen places: README, "For developers"
 def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
     """Seat p's move at a ``kind`` decision, chosen by bot slot ``bot``; -1 when there is no
     legal move."""
@@ -116,7 +115,7 @@ def _details(st, tab, p, kind, move, details) -> None:
             details[2] = _die(st, b)
 
 
-@njit(inline="always")
+@njit(inline="always")  # as decide
 def _step(st, tab, p, kind, ctx, bots, bot, rng, scratch, log, nlog, r):
     """Decide and apply one move; (follow-up of apply, the move, new log length)."""
     move = decide(st, tab, p, kind, ctx, bots, bot, rng, scratch)
