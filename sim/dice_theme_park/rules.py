@@ -363,7 +363,8 @@ def objective_measure(st, tab, p, measure) -> int:
 @njit
 def score_objective(st, tab, card) -> None:
     """The round's objective ``card``: every seat ranked by its measure, stars as the
-    player count's table says (rules.md, upkeep 3)."""
+    player count's table says (rules.md, upkeep 3). Scalars, not arrays: the game kernel
+    allocates nothing (play.py)."""
     n = st[S.N_PLAYERS]
     measure = tab[TB.OBJ_MEASURE + card]
     values = (objective_measure(st, tab, 0, measure), objective_measure(st, tab, 1, measure),
@@ -371,10 +372,10 @@ def score_objective(st, tab, card) -> None:
               objective_measure(st, tab, 3, measure) if n > 3 else 0)
     row = TB.OBJECTIVE_STARS + n * S.MAX_PLAYERS
     stars = tab[row:row + S.MAX_PLAYERS]
-    shares = (shared_stars(values, n, stars, tab[TB.OBJ_BEST + card] == 0, 0),
-              shared_stars(values, n, stars, tab[TB.OBJ_BEST + card] == 0, 1),
-              shared_stars(values, n, stars, tab[TB.OBJ_BEST + card] == 0, 2) if n > 2 else 0,
-              shared_stars(values, n, stars, tab[TB.OBJ_BEST + card] == 0, 3) if n > 3 else 0)
+    most = tab[TB.OBJ_BEST + card] == 0
+    shares = (shared_stars(values, n, stars, most, 0), shared_stars(values, n, stars, most, 1),
+              shared_stars(values, n, stars, most, 2) if n > 2 else 0,
+              shared_stars(values, n, stars, most, 3) if n > 3 else 0)
     for p in range(n):  # every share is counted before any is added (money is a measure)
         add_stars(st, p, S.SRC_OBJECTIVES, shares[p])
 
