@@ -76,7 +76,7 @@ def _hex_parts(st, tab, p, h, on, out) -> None:
         out[1] = 1 if R.has_party(st, tab, a, on[:R.MAX_ON_TILE]) else 0
     out[2] = 0 if tab[TB.ATT_STACK + a] == TB.STACK_ENTRANCE else 1
     out[3] = per_op * (tab[TB.ATT_ICONS + a] + ((up >> S.GENERATOR) & 1))
-    out[4] = R._bits(up)
+    out[4] = R.bits(up)
 
 
 @njit

@@ -317,6 +317,16 @@ def shared_stars(values, n, stars, best_most, i) -> int:
 
 
 @njit
+def bits(x) -> int:
+    """The set bits of x: the upgrades on a hex, the amenity kinds of a park."""
+    n = 0
+    while x:
+        n += x & 1
+        x >>= 1
+    return n
+
+
+@njit
 def objective_measure(st, tab, p, measure) -> int:
     """Seat p's value of objective measure ``measure`` (data.MEASURES order)."""
     b = S.seat(p)
@@ -338,20 +348,11 @@ def objective_measure(st, tab, p, measure) -> int:
                 count += 1
                 if tab[TB.ATT_AMENITY + a] >= 0:
                     kinds |= 1 << tab[TB.ATT_AMENITY + a]
-        if measure == 3:
-            return count
-        n = 0
-        while kinds:
-            n += kinds & 1
-            kinds >>= 1
-        return n
+        return count if measure == 3 else bits(kinds)
     if measure == 5:  # upgrades installed
         n = 0
         for h in range(S.HEXES):
-            u = st[b + S.UPGRADE + h]
-            while u:
-                n += u & 1
-                u >>= 1
+            n += bits(st[b + S.UPGRADE + h])
         return n
     if measure == 6:  # mascots (the starting one counts, rules.md 15)
         return st[b + S.MASCOTS]
@@ -791,15 +792,6 @@ def buy_map(st, tab, p) -> None:
 
 
 @njit
-def _bits(x) -> int:
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
-
-
-@njit
 def upgrade_cost(st, tab, p, hex_) -> int:
     """Cost of the next upgrade on seat p's ``hex_``: the cheapest free space's printed cost,
     $1 off per architect played, never below $0; -1 when no space is free."""
@@ -807,7 +799,7 @@ def upgrade_cost(st, tab, p, hex_) -> int:
     a = st[b + S.TILE + hex_]
     if a < 0:
         return -1
-    used = _bits(st[b + S.UPGRADE + hex_])
+    used = bits(st[b + S.UPGRADE + hex_])
     if used >= 2 or tab[TB.ATT_UPGRADE_COST + a * 2 + used] < 0:
         return -1
     return max(0, tab[TB.ATT_UPGRADE_COST + a * 2 + used] - played(st, p, ARCHITECT))
