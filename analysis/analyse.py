@@ -61,7 +61,9 @@ def analyse(df: pd.DataFrame, decl: ResultsDeclaration, random_bots: set[str] = 
     for e in decl.of_kind("dealt"):
         t[f"{e.column}_dealt"] = elements.dealt_table(df, game, e)
     for e in decl.of_kind("kept"):
-        t[f"{e.column}_kept"] = elements.kept_table(df, e, set(random_bots))
+        sep = decl.hand(e.context)
+        t[f"{e.column}_kept"] = (elements.kept_from_hand_table(df, e, sep, set(random_bots))
+                                 if sep else elements.kept_table(df, e, set(random_bots)))
     length = decl.length[0] if decl.length else None
     for ge in decl.game_elements:
         t[slug(ge.label)] = elements.game_element_table(df, ge, length)

@@ -22,10 +22,11 @@ TABLES = [
     ("identical_bots", "null check", "test that each bot wins equally in each of its slots"),
     ("win_rate_by_bot_and_seat", "descriptive", "win rate of each bot in each seat"),
     ("ELEMENT_dealt", "causal",
-     "per level of a dealt element: holders against non-holders, Holm and BH adjusted"),
+     "per level of a dealt element (per item of a dealt hand): holders against non-holders "
+     "in win rate and points, Holm and BH adjusted"),
     ("ELEMENT_kept", "observational (causal for a bot that chooses at random)",
      "per bot and dealt context: how often each option is chosen and its win rate against "
-     "the context's first option"),
+     "the context's first option; from a dealt hand, per bot and item: kept against passed"),
     ("ELEMENT (game-level)", "causal",
      "per level of a dealt game element: game length, mean score, start player's win rate"),
     ("ELEMENT (held set)", "association",

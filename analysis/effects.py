@@ -1,13 +1,14 @@
 """What matters: a logistic model of winning, effects as average marginal effects.
 
 ``win`` (a shared win counts 1/k: a fractional logit, fine with robust errors) is modelled
-on seat, bot and every dealt element with statsmodels' Logit, standard errors clustered by
-game. Each level's effect against its reference level is its average marginal effect (the
-mean change in win probability when a seat-game switches from the reference to that level)
-in percentage points with its 95% interval, beside the mean score difference with a
-bootstrap interval paired by game (points.py). Kept elements enter a second model on top
-of the first, as a separate observational block: a kept option is compared with the
-context's reference option for the same dealt context.
+on seat, bot and every dealt element (but hands, answered per item in their own tables)
+with statsmodels' Logit, standard errors clustered by game. Each level's effect against its
+reference level is its average marginal effect (the mean change in win probability when a
+seat-game switches from the reference to that level) in percentage points with its 95%
+interval, beside the mean score difference with a bootstrap interval paired by game
+(points.py). Kept elements enter a second model on top of the first, as a separate
+observational block: a kept option is compared with the context's reference option for the
+same dealt context (but a choice from a dealt hand, answered per item in its own table).
 
 The model is fitted on the first ``model_games`` games of the run (every game when the run
 is smaller): every game is dealt independently, so those are a random sample, and the
@@ -71,9 +72,12 @@ def terms(df: pd.DataFrame, decl: ResultsDeclaration, seat_bot_confounded: bool
         causal += _factor_terms(df, "seat", "seat", "causal")
         causal += _factor_terms(df, "bot", "bot", "causal")
     for e in decl.of_kind("dealt"):
-        causal += _factor_terms(df, e.column, e.label, "causal")
+        if not e.sep:
+            causal += _factor_terms(df, e.column, e.label, "causal")
     kept: list[Term] = []
     for e in decl.of_kind("kept"):
+        if decl.hand(e.context):
+            continue
         ctx = df[e.context] if e.context else pd.Series("(any)", index=df.index)
         for c in _levels(ctx):
             in_ctx = (ctx == c).to_numpy()

@@ -1,7 +1,9 @@
 """Setup elements, each answered as its kind allows (sim/core/declaration.py):
 
-- dealt: holders against non-holders, a causal difference with p-values, Holm and BH;
+- dealt: holders against non-holders, a causal difference with p-values, Holm and BH; for a
+  dealt hand, per item of the hand (dealt it or not);
 - kept: compared within bot and within the dealt context, never against the overall mean;
+  from a dealt hand, per item: kept it against passed it, among the seat-games dealt it;
 - game-level dealt elements: game length, scores and the start player's rate per level;
 - held sets (outcomes): holders against eligible non-holders, an association without tests.
 
@@ -13,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.proportion import confint_proportions_2indep
+from scipy.stats import ttest_ind
+from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
 
 from analysis.stats import (
     EXACT_BELOW,
@@ -28,29 +31,48 @@ from analysis.stats import (
 from sim.core.declaration import Element, GameElement, HeldSet
 
 
+def hand_items(col: pd.Series, sep: str) -> tuple[list[str], np.ndarray]:
+    """The items of a column of hands ("A + B"), and which rows hold each: (items, a bool
+    matrix of rows by items)."""
+    col = col.astype("category")
+    hands = [set(str(c).split(sep)) for c in col.cat.categories]
+    items = sorted(set().union(*hands))
+    per_hand = np.array([[i in h for i in items] for h in hands] + [[False] * len(items)],
+                        dtype=bool)  # the last row: a missing value (code -1)
+    return items, per_hand[col.cat.codes.to_numpy()]
+
+
 def _difference_rows(df: pd.DataFrame, game: np.ndarray, items: list[tuple[str, np.ndarray,
                      np.ndarray]]) -> pd.DataFrame:
     """For each (name, holders, eligible) mask pair: the holders' rate and interval, the
-    eligible non-holders' rate, and holders minus non-holders, clustered by game."""
+    eligible non-holders' rate, and holders minus non-holders, clustered by game; the same
+    difference of mean scores (points)."""
     win = df["win"].to_numpy()
+    score = df["score"].to_numpy().astype(float)
     n_games = int(game.max()) + 1
-    totals: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # per-game sums of each eligible mask
+    totals: dict[int, tuple] = {}  # per-game sums of each eligible mask (win, score)
     rows = []
     for name, held, eligible in items:
         if id(eligible) not in totals:
-            totals[id(eligible)] = per_game(win, game, n_games, eligible)
-        s_all, n_all = totals[id(eligible)]
+            totals[id(eligible)] = (per_game(win, game, n_games, eligible),
+                                    per_game(score, game, n_games, eligible))
+        (s_all, n_all), (p_all, _) = totals[id(eligible)]
         s_held, n_held = per_game(win, game, n_games, held)
         n_a, rate_a, n_b, rate_b, diff, se = clustered_difference(
             (s_held, n_held), (s_all - s_held, n_all - n_held))
         if n_a == 0:
             continue
+        p_held, _ = per_game(score, game, n_games, held)
+        *_, points, points_se = clustered_difference((p_held, n_held),
+                                                     (p_all - p_held, n_all - n_held))
         rows.append({"item": name, "eligible_seat_games": int(n_a + n_b),
                      "seat_games": int(n_a), "held_share": n_a / (n_a + n_b),
                      "wins": float(s_held.sum()), "win_rate": rate_a,
                      "others_win_rate": rate_b, "diff_pp": 100 * diff,
                      "diff_low_pp": 100 * (diff - Z95 * se),
-                     "diff_high_pp": 100 * (diff + Z95 * se), "se": se, "others": n_b})
+                     "diff_high_pp": 100 * (diff + Z95 * se), "se": se, "others": n_b,
+                     "points": points, "points_low": points - Z95 * points_se,
+                     "points_high": points + Z95 * points_se})
     out = pd.DataFrame(rows)
     if len(out):
         out["ci_low"], out["ci_high"] = wilson(out["wins"], out["seat_games"])
@@ -58,28 +80,32 @@ def _difference_rows(df: pd.DataFrame, game: np.ndarray, items: list[tuple[str, 
 
 
 def dealt_table(df: pd.DataFrame, game: np.ndarray, element: Element) -> pd.DataFrame:
-    """Per level of a dealt seat element: holders against non-holders (causal), with
-    p-values (Fisher's exact test where a cell has fewer than 30 seat-games) adjusted by
-    Holm (family-wise) and Benjamini-Hochberg (false discovery) across the levels."""
+    """Per level of a dealt seat element (per item, for a hand): holders against
+    non-holders (causal), in win rate and in points, with p-values (Fisher's exact test
+    where a cell has fewer than 30 seat-games) adjusted by Holm (family-wise) and
+    Benjamini-Hochberg (false discovery) across the levels."""
     col = df[element.column].astype("category")
     valid = col.notna().to_numpy()
-    items = [(str(level), (col == level).to_numpy(), valid)
-             for level in col.cat.categories if (col == level).any()]
-    out = _difference_rows(df, game, items)
+    if element.sep:
+        names, held = hand_items(col, element.sep)
+        masks = {n: held[:, j] for j, n in enumerate(names)}
+    else:
+        masks = {str(lv): (col == lv).to_numpy() for lv in col.cat.categories}
+    out = _difference_rows(df, game, [(n, m, valid) for n, m in masks.items() if m.any()])
     if not len(out):
         return out
     win = df["win"].to_numpy()
     p = []
     for r in out.itertuples():
         if min(r.seat_games, r.others) < EXACT_BELOW:
-            held = (col == r.item).to_numpy()
+            held = masks[r.item]
             p.append(fisher_p(r.wins, r.seat_games, win[valid & ~held].sum(), r.others))
         else:
             p.append(float(normal_p(r.diff_pp, 100 * r.se)))
     out["p_value"] = p
     out["p_holm"] = adjust(out["p_value"], "holm")
     out["p_bh"] = adjust(out["p_value"], "fdr_bh")
-    out["mean_score"] = [df.loc[(col == i).to_numpy(), "score"].mean() for i in out["item"]]
+    out["mean_score"] = [df.loc[masks[i], "score"].mean() for i in out["item"]]
     return out.rename(columns={"item": element.column}).drop(columns=["se", "others"])
 
 
@@ -114,6 +140,44 @@ def kept_table(df: pd.DataFrame, element: Element, random_bots: set[str]) -> pd.
     out["diff_low_pp"], out["diff_high_pp"] = 100 * lo, 100 * hi
     out.loc[first.to_numpy(), "diff_pp"] = np.nan
     out["causal"] = out["bot"].astype(str).isin(random_bots)
+    return out
+
+
+def kept_from_hand_table(df: pd.DataFrame, element: Element, sep: str,
+                         random_bots: set[str]) -> pd.DataFrame:
+    """A kept element chosen from a dealt hand, per bot and item: among the seat-games
+    dealt the item, how often the bot kept it, and its win rate and mean score when kept
+    against when passed (Newcombe and Welch intervals; p-values Holm-adjusted within the
+    table). Observational, except for a bot that chooses at random (causal)."""
+    names, dealt = hand_items(df[element.context], sep)
+    kept_col = df[element.column].astype(str).to_numpy()
+    win, score = df["win"].to_numpy(), df["score"].to_numpy().astype(float)
+    rows = []
+    for bot, idx in df.groupby("bot", observed=True).indices.items():
+        for j, name in enumerate(names):
+            rows_dealt = idx[dealt[idx, j]]
+            kept = kept_col[rows_dealt] == name
+            n_k, n_p = int(kept.sum()), int((~kept).sum())
+            if n_k == 0 or n_p == 0:
+                continue
+            w_k, w_p = win[rows_dealt][kept].sum(), win[rows_dealt][~kept].sum()
+            lo, hi = confint_proportions_2indep(w_k, n_k, w_p, n_p, method="newcombe")
+            with np.errstate(divide="ignore", invalid="ignore"):  # a rate of 0: its ratios
+                p = test_proportions_2indep(w_k, n_k, w_p, n_p).pvalue
+            s_k, s_p = score[rows_dealt][kept], score[rows_dealt][~kept]
+            ci = ttest_ind(s_k, s_p, equal_var=False).confidence_interval() \
+                if min(n_k, n_p) > 1 else None
+            rows.append({"bot": bot, element.column: name, "dealt_seat_games": n_k + n_p,
+                         "kept_share": n_k / (n_k + n_p), "win_rate_kept": w_k / n_k,
+                         "win_rate_passed": w_p / n_p, "diff_pp": 100 * (w_k / n_k - w_p / n_p),
+                         "diff_low_pp": 100 * lo, "diff_high_pp": 100 * hi, "p_value": p,
+                         "points": s_k.mean() - s_p.mean(),
+                         "points_low": ci.low if ci else np.nan,
+                         "points_high": ci.high if ci else np.nan})
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["p_holm"] = adjust(out["p_value"].fillna(1.0), "holm")
+        out["causal"] = out["bot"].astype(str).isin(random_bots)
     return out
 
 

@@ -74,6 +74,7 @@ def note(text: str) -> str:
 
 RATE = ["seat_games", "win_rate", "ci_low", "ci_high", "diff_pp", "diff_low_pp",
         "diff_high_pp", "p_value", "p_holm", "mean_score", "mean_rank"]
+POINTS = ["points", "points_low", "points_high"]
 HELD = ["eligible_seat_games", "seat_games", "held_share", "win_rate", "ci_low", "ci_high",
         "others_win_rate", "diff_pp", "diff_low_pp", "diff_high_pp"]
 
@@ -110,12 +111,13 @@ def _effects_section(a: Analysis) -> str:
               "fits more." if a.model_games < a.games else
               f"The model is fitted on all {a.games:,} games.")
     parts = ["<h2 id='effects'>What matters</h2>",
-             note("A logistic regression of winning on seat, bot and every dealt element, "
-                  "standard errors clustered by game. Each effect is an average marginal "
-                  "effect: the change in win rate, in percentage points, when a seat-game "
-                  "moves from the reference level to this one, all else as it was. Points: "
-                  "the mean score difference from the reference, with a bootstrap interval "
-                  "that resamples whole games. p_holm: Holm-adjusted within the block. "
+             note("A logistic regression of winning on seat, bot and every dealt element "
+                  "(a dealt hand is answered per item under Setup), standard errors "
+                  "clustered by game. Each effect is an average marginal effect: the change "
+                  "in win rate, in percentage points, when a seat-game moves from the "
+                  "reference level to this one, all else as it was. Points: the mean score "
+                  "difference from the reference, with a bootstrap interval that resamples "
+                  "whole games. p_holm: Holm-adjusted within the block. "
                   + sample)]
     if not len(fx):
         return "".join(parts) + note("Too few games to fit the model.")
@@ -188,19 +190,32 @@ def _setup_section(a: Analysis) -> str:
     parts = ["<h2 id='setup'>Setup</h2>"]
     for e in d.of_kind("dealt"):
         t = a.tables[f"{e.column}_dealt"]
+        hand = (" A hand of items: each row is one item, the seat-games dealt it against "
+                "those not dealt it." if e.sep else "")
         parts.append(f"<h3>{html.escape(e.label)} (dealt)</h3>" + note(
             "Dealt at random, so a difference is caused by the element. Lift: the holders' "
             "win rate minus the non-holders' (other seat-games), percentage points, clustered "
-            "by game; p-values exact (Fisher) below 30 seat-games; Holm (family-wise) and "
-            "Benjamini-Hochberg (p_bh, false discovery) adjusted within the table."))
+            "by game, and the same for mean scores (points); p-values exact (Fisher) below 30 "
+            "seat-games; Holm (family-wise) and Benjamini-Hochberg (p_bh, false discovery) "
+            "adjusted within the table." + hand))
         if len(t):
             parts.append(img(plots.differences(t, t[e.column], "diff_pp", "diff_low_pp",
                                                "diff_high_pp", f"{e.label}: holders minus "
                                                "non-holders", "percentage points, 95% "
                                                "interval"), e.label))
-        parts.append(table_html(t, [e.column, "held_share"] + RATE + ["p_bh"]))
+        parts.append(table_html(t, [e.column, "held_share"] + RATE + ["p_bh"] + POINTS))
     for e in d.of_kind("kept"):
         t = a.tables[f"{e.column}_kept"]
+        if d.hand(e.context):
+            parts.append(f"<h3>{html.escape(e.label)} (kept)</h3>" + note(
+                f"Chosen by the bots from the dealt {e.context}, so compared within each bot "
+                "and per item: among the seat-games dealt the item, its win rate and mean "
+                "score when kept against when passed (Newcombe and Welch intervals; p_holm "
+                "Holm-adjusted within the table). Observational: a bot keeps what it "
+                "expects to win with. Where the bot chooses at random (causal = True), the "
+                "choice is randomised and the comparison is causal."))
+            parts.append(table_html(t))
+            continue
         within = f" and within the dealt {e.context}" if e.context else ""
         parts.append(f"<h3>{html.escape(e.label)} (kept)</h3>" + note(
             f"Chosen by the bots, so compared within each bot{within}: how often the bot "
@@ -223,7 +238,7 @@ def _setup_section(a: Analysis) -> str:
                                                "diff_high_pp", f"{hs.label}: holders minus "
                                                "non-holders (association)",
                                                "percentage points, 95% interval"), hs.label))
-        parts.append(table_html(t, [hs.item] + HELD))
+        parts.append(table_html(t, [hs.item] + HELD + POINTS))
     return "".join(parts)
 
 

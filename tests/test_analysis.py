@@ -10,7 +10,7 @@ from scipy.special import expit
 from analysis.analyse import analyse
 from analysis.elements import dealt_table
 from analysis.rates import game_codes
-from sim.core.declaration import Element
+from sim.core.declaration import Element, ResultsDeclaration
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +115,62 @@ def test_lift_is_holders_against_non_holders_on_a_hand_made_table():
     assert t.loc["red", "held_share"] == 0.5
     assert t.loc["blue", "diff_pp"] == pytest.approx(-t.loc["red", "diff_pp"])
     assert t.loc["red", "p_holm"] < 1e-6
+
+
+def _hands(games: int, seed: int) -> pd.DataFrame:
+    """Four seats, each dealt 2 of 10 tiles and keeping one at random (bot 'plain') or the
+    alphabetically first (bot 'first'); keeping T3 is worth a lot, being dealt it nothing
+    more. Wins follow the seats' strengths, one winner per game."""
+    rng = np.random.default_rng(seed)
+    tiles = np.array([f"T{k}" for k in range(10)])
+    dealt = np.sort(np.argsort(rng.random((games, 10)), axis=1)[:, :8].reshape(-1, 2), axis=1)
+    bot = np.tile(["plain", "first", "plain", "first"], games)
+    pick = np.where(bot == "plain", rng.integers(0, 2, len(bot)), 0)
+    kept = dealt[np.arange(len(bot)), pick]
+    strength = np.exp(1.5 * (kept == 3)).reshape(games, 4)
+    winner = (rng.random(games)[:, None] > np.cumsum(strength, 1) / strength.sum(1, keepdims=True)
+              ).sum(1)
+    win = (np.arange(4)[None, :] == winner[:, None]).astype(float).ravel()
+    hand = np.char.add(np.char.add(tiles[dealt[:, 0]], " + "), tiles[dealt[:, 1]])
+    return pd.DataFrame({"game_index": np.repeat(np.arange(games), 4),
+                         "seat": np.tile(np.arange(4), games), "bot": bot, "win": win,
+                         "score": (10 + 5 * win + rng.integers(0, 3, len(bot))),
+                         "hand": pd.Categorical(hand), "tile": pd.Categorical(tiles[kept])})
+
+
+def test_a_dealt_hand_is_answered_per_item_and_its_kept_item_kept_against_passed():
+    from analysis.elements import kept_from_hand_table
+
+    df = _hands(20_000, seed=3)
+    game, _ = game_codes(df)
+    t = dealt_table(df, game, Element("hand", "dealt", "Hand", sep=" + ")).set_index("hand")
+    assert list(t.index) == [f"T{k}" for k in range(10)]  # items, not the 45 hands
+    assert t["held_share"].between(0.19, 0.21).all()  # 2 of 10 tiles each
+    t3 = df["hand"].astype(str).str.contains("T3").to_numpy()
+    assert t.loc["T3", "seat_games"] == t3.sum()
+    assert t.loc["T3", "win_rate"] == pytest.approx(df.loc[t3, "win"].mean())
+    assert t.loc["T3", "diff_low_pp"] > 5 and t.loc["T3", "p_holm"] < 1e-6
+    assert t.loc["T3", "points_low"] > 0  # a winner scores 5 more
+    assert (t.drop(index="T3")["diff_pp"] < 0).all()  # the others: not dealt the best tile
+    k = kept_from_hand_table(df, Element("tile", "kept", "Tile", context="hand"), " + ",
+                             {"plain"}).set_index(["bot", "tile"])
+    plain = k.loc[("plain", "T3")]
+    assert plain["causal"] and plain["kept_share"] == pytest.approx(0.5, abs=0.03)
+    assert plain["diff_low_pp"] > 20 and plain["points_low"] > 0 and plain["p_holm"] < 1e-6
+    # 'first' keeps the first tile of its hand: T3 whenever it comes with T4..T9, never
+    # with T0..T2; T0 it always keeps, so T0 has no row (nothing passed to compare with)
+    assert k.loc[("first", "T3"), "kept_share"] == pytest.approx(6 / 9, abs=0.03)
+    assert ("first", "T0") not in k.index and not k.loc["first", "causal"].any()
+
+
+def test_a_dealt_hand_and_its_kept_item_stay_out_of_the_model():
+    df = _hands(3000, seed=4).assign(n_players=np.int8(4), bot_slot=0, rank=1)
+    decl = ResultsDeclaration("Hands", elements=(
+        Element("hand", "dealt", "Hand", sep=" + "),
+        Element("tile", "kept", "Tile", context="hand")))
+    a = analyse(df, decl, random_bots={"plain"})
+    assert not {"Hand", "Tile"} & set(a.tables["effects"]["factor"])
+    assert list(a.tables["hand_dealt"]["hand"])[:2] == ["T0", "T1"]
+    assert "kept_share" in a.tables["tile_kept"]
+    with pytest.raises(ValueError):
+        Element("tile", "kept", "Tile", sep=" + ")

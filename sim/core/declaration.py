@@ -26,18 +26,27 @@ class Element:
     ``context`` (for ``kept``) is the dealt column the choice was made from: options are
     compared only within the same context value. A kept element without one is a choice
     whose options do not depend on the deal: compared within bot only.
+
+    ``sep`` (for ``dealt``) says the column holds a hand of items joined by ``sep`` (two
+    starting tiles: "Log Flume + Bumper Boats"). The analysis then speaks of each item (dealt
+    it or not) rather than of each hand: hands are too many to compare one by one (190 pairs
+    of 20 tiles), and a kept element whose context is a hand is compared per item (kept it
+    or passed it).
     """
 
     column: str
     kind: str
     label: str
     context: str | None = None
+    sep: str | None = None
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"element {self.column}: kind must be one of {KINDS}")
         if self.kind != "kept" and self.context is not None:
             raise ValueError(f"element {self.column}: only a kept element has a context")
+        if self.kind != "dealt" and self.sep is not None:
+            raise ValueError(f"element {self.column}: only a dealt element holds a hand (sep)")
 
 
 @dataclass(frozen=True)
@@ -81,3 +90,7 @@ class ResultsDeclaration:
 
     def of_kind(self, kind: str) -> list[Element]:
         return [e for e in self.elements if e.kind == kind]
+
+    def hand(self, column: str | None) -> str | None:
+        """The separator of ``column`` when it is a declared dealt hand, else None."""
+        return next((e.sep for e in self.elements if e.column == column), None)

@@ -72,10 +72,8 @@ def declare(info: dict) -> ResultsDeclaration:
     return ResultsDeclaration(
         title="Dice Theme Park",
         sources=SOURCES,
-        # The dealt pair of starting tiles (190 pairs) is the context of the kept tile, not a
-        # factor of the model of winning: a factor of 190 levels costs the model more than a
-        # run of 100,000 games can resolve.
         elements=(Element("start_position", "dealt", "Position in the setup turn order"),
+                  Element("start_pair", "dealt", "Starting tiles dealt", sep=" + "),
                   Element("start_tile", "kept", "Starting tile kept", context="start_pair")),
         game_elements=(GameElement(tuple(f"objective_{k + 1}" for k in range(
             min(batch.OBJECTIVES, info.get("objectives_in_play", 2)))), "Objectives in play"),),
