@@ -277,6 +277,11 @@ MUTANTS = [
     ("sim/dice_theme_park/batch.py", "seat_out[SO_POSITION, g, p] = i",
      "seat_out[SO_POSITION, g, p] = p",
      [DE]),
+    # the features of moves like the previous one (added after the 111 above)
+    ("sim/dice_theme_park/features.py", "return t == M.T_ACT and t0 == M.T_ACT and a == a0",
+     "return t == M.T_ACT and t0 == M.T_ACT", [DE]),
+    ("sim/dice_theme_park/features.py", "if x == 0 and leaves and left[0] == fp[FOOTPRINT]:",
+     "if x == 0 and leaves and left[0] >= 0:", [DE]),
 ]
 
 

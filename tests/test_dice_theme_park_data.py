@@ -117,18 +117,18 @@ def broken(tmp_path, dtp):
 
 
 @pytest.mark.parametrize("file,old,new,expect", [
-    ("attractions.csv", "Duck Pond,A,4,0,single,blue", "Duck Pond,A,4,0,triple,blue",
+    ("attractions.csv", "Duck Pond,A,3,0,single,blue", "Duck Pond,A,3,0,triple,blue",
      "field 'requirement'"),
-    ("attractions.csv", "Duck Pond,A,4,0,single,blue", "Duck Pond,A,4,0,single,red",
+    ("attractions.csv", "Duck Pond,A,3,0,single,blue", "Duck Pond,A,3,0,single,red",
      "field 'requirement_colour'"),
     ("attractions.csv", "Log Flume,A,5,0,colour_greater,blue", "Log Flume,A,5,0,colour_greater,any",
      "names a dice colour"),
     ("attractions.csv", "Bumper Cars,A,5,0,pair_equal,any", "Bumper Cars,A,5,0,pair_equal,green",
      "takes dice of any colour"),
-    ("attractions.csv", "Duck Pond,A,4,", "Duck Pond,A,-4,", "row 10, field 'cost': -4 is below 0"),
+    ("attractions.csv", "Duck Pond,A,3,", "Duck Pond,A,-3,", "row 10, field 'cost': -3 is below 0"),
     ("attractions.csv", "drink,blue,1,4;5", "drink,purple,1,4;5", "field 'colour'"),
     ("attractions.csv", "drink,blue,1,4;5", "none,blue,1,4;5", "field 'amenity'"),
-    ("attractions.csv", "Duck Pond,A,4,0", "Duck Pond,A,4,1", "only grey attractions"),
+    ("attractions.csv", "Duck Pond,A,3,0", "Duck Pond,A,3,1", "only grey attractions"),
     ("attractions.csv", "Carousel,basic,0,0", "Carousel,basic,0,1", "only grey attractions"),
     ("attractions.csv", "drink,blue,1,4;5", "drink,blue,1,4;5;6", "at most 2 upgrade"),
     ("attractions.csv", "Duck Pond,A,", "Duck Pond,B,", "19 attractions in 'A'"),
@@ -191,17 +191,23 @@ def test_the_requirement_reference_meets_the_seeds_examples():
 
 def test_stars_follow_how_hard_a_requirement_is(dtp):
     """rules.md's balance: a requirement clearly easier for three random dice (by 0.1) never
-    has more stars; a three-dice party counts one star more (it lowers three dice)."""
+    has more stars; a three-dice party counts one star more (it lowers three dice). The one
+    exception is measured in play (rules.md): an A tile needing one die of a named colour is
+    as easy as one needing any die (a mascot recolours a die), so it has 1 star, not 2."""
     from sim.dice_theme_park.balance import difficulty
 
+    in_play = {("single", True, "A"): 1}  # (requirement, coloured, stack) -> stars
     base = {}
     for r in dtp.attractions:
-        if D.STACKS[r["stack"]] == "entrance":
+        stack = D.STACKS[r["stack"]]
+        if stack == "entrance":
             continue
         kind = D.REQUIREMENTS[r["requirement"]]
         key = (kind, r["requirement_colour"] != D.ANY)
-        stars = int(r["stars"]) - (D.STACKS[r["stack"]] == "B") - (kind in ("run_three",
-                                                                            "three_equal"))
+        if (*key, stack) in in_play:
+            assert r["stars"] == in_play[(*key, stack)]
+            continue
+        stars = int(r["stars"]) - (stack == "B") - (kind in ("run_three", "three_equal"))
         assert base.setdefault(key, stars) == stars, key  # one star value per requirement
     share = {key: difficulty(key[0], key[1], 3, trials=1500) for key in base}
     for a, b in itertools.permutations(base, 2):

@@ -51,16 +51,18 @@ def new_buffers():
     """The features' buffers, allocated once per game lane: a state copy, the snapshots
     before and after, for both the hexes' parts and the dice by hex (moves.sort_park), a
     context the moves write into (apply reads no context at the decisions it writes one), a
-    hex's dice, the footprint (hexes, then dice) and one hex's parts."""
+    hex's dice, the footprint (hexes, then dice), one hex's parts and a hex's share once a
+    die has left it (``_after``)."""
     return (np.zeros(S.SIZE, dtype=np.int64), np.zeros(N_SNAPSHOT, dtype=np.int64),
             np.zeros(N_SNAPSHOT, dtype=np.int64),
             np.zeros((2, S.HEXES, len(HEX_PARTS)), dtype=np.int64),
             np.zeros((2, S.HEXES), dtype=np.int64), np.zeros((2, S.HEXES, S.DICE), dtype=np.int64),
             np.zeros(1 + S.DICE, dtype=np.int64), np.zeros(S.DICE, dtype=np.int64),
-            np.zeros(2 * FOOTPRINT, dtype=np.int64), np.zeros(len(HEX_PARTS), dtype=np.int64))
+            np.zeros(2 * FOOTPRINT, dtype=np.int64), np.zeros(len(HEX_PARTS), dtype=np.int64),
+            np.zeros(1 + len(HEX_PARTS), dtype=np.int64))
 
 
-@njit
+@njit(inline="always")  # per feature row
 def _hex_parts(st, tab, p, h, on, out) -> None:
     """Hex h's share of seat p's snapshot, in HEX_PARTS order, into ``out``; ``on``: the
     dice slots on it."""
@@ -79,7 +81,7 @@ def _hex_parts(st, tab, p, h, on, out) -> None:
     out[4] = R.bits(up)
 
 
-@njit
+@njit(inline="always")  # per feature row
 def _seat_parts(st, tab, p, out) -> None:
     """The snapshot's parts that are not the hexes' (the stars' pending part excepted)."""
     b = S.seat(p)
@@ -91,7 +93,7 @@ def _seat_parts(st, tab, p, out) -> None:
     out[F_MASCOTS] = st[b + S.MASCOTS]
 
 
-@njit
+@njit(inline="always")  # per feature row
 def _die_parts(st, p, i):
     """Die slot i's (dice, pips) in seat p's park."""
     at = st[S.DIE_AT + i]
@@ -128,7 +130,7 @@ def whole_kind(kind) -> bool:
     return kind == M.K_START or kind == M.K_MONORAIL or kind == M.K_FREE_BUILD
 
 
-@njit
+@njit(inline="always")  # per feature row
 def footprint(st, tab, p, kind, move, out) -> None:
     """The hexes (out[:3]) and dice slots (out[3:]) of seat p's park that ``move`` can
     change, -1 padded (not for a ``whole_kind``)."""
@@ -155,7 +157,7 @@ def footprint(st, tab, p, kind, move, out) -> None:
             out[1] = bb
 
 
-@njit
+@njit(inline="always")  # a dozen calls per feature row
 def _copy(dst, src, start, stop) -> None:
     """dst[start:stop] = src[start:stop] without a temporary (the game kernel allocates
     nothing, play.py)."""
@@ -174,7 +176,7 @@ def _sync(work, st, p) -> None:
     _copy(work, st, S.seat(p), S.seat(p) + S.SEAT_SIZE)
 
 
-@njit
+@njit(inline="always")  # per feature row
 def _restore(work, st, p, kind, move, fp) -> None:
     """Put back into ``work`` what ``move`` (of ``kind``, footprint ``fp``) changed."""
     b = S.seat(p)
@@ -200,10 +202,16 @@ def _restore(work, st, p, kind, move, fp) -> None:
             work[S.DIE_TINT + i] = st[S.DIE_TINT + i]
 
 
-@njit
-def _after(st, work, tab, p, fp, before, hex_parts, counts, slots, on, parts, out) -> None:
+@njit(inline="always")  # per feature row
+def _after(st, work, tab, p, fp, before, hex_parts, counts, slots, on, parts, out, left,
+           leaves) -> None:
     """The snapshot of ``work`` from ``before`` (of ``st``: its hexes' parts, its dice by
-    hex), reading again only the footprint ``fp``; ``on`` and ``parts`` are buffers."""
+    hex), reading again only the footprint ``fp``; ``on`` and ``parts`` are buffers.
+
+    ``leaves``: the move takes die fp[3] off hex fp[0] and changes nothing else there (a map,
+    the guide, a move after an operation), so that hex's new share is the same whatever the
+    destination: ``left`` keeps it (left[0]: the die, left[1:]: the change of each part),
+    and the die's next moves reuse it."""
     _seat_parts(work, tab, p, out)
     out[F_STARS] += before[F_STARS] - st[S.seat(p) + S.STARS]  # the pending stars follow
     for k in range(1, len(HEX_PARTS)):
@@ -211,6 +219,10 @@ def _after(st, work, tab, p, fp, before, hex_parts, counts, slots, on, parts, ou
     for x in range(FOOTPRINT):
         h = fp[x]
         if h < 0 or (x > 0 and fp[0] == h) or (x > 1 and fp[1] == h):
+            continue
+        if x == 0 and leaves and left[0] == fp[FOOTPRINT]:
+            for k in range(len(HEX_PARTS)):
+                out[HEX_PARTS[k]] += left[1 + k]
             continue
         m = 0  # the dice on h: those that were and are not in the footprint, then its own
         for k in range(counts[h]):
@@ -225,6 +237,10 @@ def _after(st, work, tab, p, fp, before, hex_parts, counts, slots, on, parts, ou
         _hex_parts(work, tab, p, h, on[:m], parts)
         for k in range(len(HEX_PARTS)):
             out[HEX_PARTS[k]] += parts[k] - hex_parts[h, k]
+        if x == 0 and leaves:
+            left[0] = fp[FOOTPRINT]
+            for k in range(len(HEX_PARTS)):
+                left[1 + k] = parts[k] - hex_parts[h, k]
     if work[S.seat(p) + S.CUBES] >= tab[R.P_CUBES]:
         out[F_OPERABLE] = 0  # the last cube: no hex is free any more
     out[F_DICE] = before[F_DICE]
@@ -238,11 +254,30 @@ def _after(st, work, tab, p, fp, before, hex_parts, counts, slots, on, parts, ou
             out[F_PIPS] += p1 - p0
 
 
+@njit(inline="always")  # per feature row
+def _leaves(kind, move) -> bool:
+    """``move`` takes a die off its hex and changes nothing else there (``_after``)."""
+    t = M.decode(move)[0]
+    return kind == M.K_MOVE or (kind == M.K_OPERATE and (t == M.T_MAP or t == M.T_GUIDE))
+
+
+@njit(inline="always")  # per feature row
+def _as_previous(kind, moves, m) -> bool:
+    """Move m's features are move m - 1's: the same tile built on another hex (a build hex
+    is empty, and nothing in a snapshot depends on where the tile stands)."""
+    if kind != M.K_BUILD or m == 0:
+        return False
+    t, a, _, _ = M.decode(moves[m])
+    t0, a0, _, _ = M.decode(moves[m - 1])
+    return t == M.T_ACT and t0 == M.T_ACT and a == a0
+
+
 @njit
 def move_features(st, tab, p, kind, moves, n, feats, buffers, exact=False) -> None:
     """Feature rows of seat p's ``n`` legal ``moves`` at a ``kind`` decision into ``feats``;
     ``buffers``: ``new_buffers()``. ``exact``: a whole copy and snapshot for every move."""
-    work, before, after, hex_parts, counts, slots, wctx, on, fp, parts = buffers
+    work, before, after, hex_parts, counts, slots, wctx, on, fp, parts, left = buffers
+    left[0] = -1
     snapshot(st, tab, p, before, hex_parts[0], counts[0], slots[0])
     whole = exact or whole_kind(kind)
     if whole:
@@ -250,11 +285,15 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, exact=False) -> No
     else:
         _sync(work, st, p)
     for m in range(n):
+        if not whole and _as_previous(kind, moves, m):
+            for f in range(N_FEATURES):
+                feats[m, f] = feats[m - 1, f]
+            continue
         M.apply(work, tab, p, kind, moves[m], wctx)
         if not whole:
             footprint(st, tab, p, kind, moves[m], fp)
             _after(st, work, tab, p, fp, before, hex_parts[0], counts[0], slots[0], on, parts,
-                   after)
+                   after, left, _leaves(kind, moves[m]))
             _restore(work, st, p, kind, moves[m], fp)
         else:
             snapshot(work, tab, p, after, hex_parts[1], counts[1], slots[1])
