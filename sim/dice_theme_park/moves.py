@@ -79,7 +79,7 @@ def new_workspace():
             np.empty((S.HEXES, S.DICE), dtype=np.int64))
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def _alike(st, i, j) -> bool:
     return (st[S.DIE_AT + i] == st[S.DIE_AT + j] and st[S.DIE_COL + i] == st[S.DIE_COL + j]
             and st[S.DIE_PIPS + i] == st[S.DIE_PIPS + j]
@@ -98,7 +98,7 @@ def sort_park(st, p, counts, slots) -> None:
             counts[h] += 1
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def park_dice(st, p, out, counts, slots) -> int:
     """One slot per group of alike dice in seat p's park, in slot order, into ``out``; their
     number. ``counts`` and ``slots`` (``sort_park``) are filled on the way."""
@@ -228,7 +228,7 @@ def legal_moves(st, tab, p, kind, ctx, moves, ws) -> int:
     return _operate_moves(st, tab, p, moves, n, ws)
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def _operate_moves(st, tab, p, moves, n, ws) -> int:
     b = S.seat(p)
     near, dice, work, parties, counts, slots = ws

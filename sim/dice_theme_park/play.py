@@ -66,7 +66,7 @@ def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
     return moves[select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2)]
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def _log(log, nlog, r, kind, p, move, follow, details) -> int:
     if nlog < log.shape[0]:
         log[nlog, 0] = r

@@ -422,14 +422,14 @@ REQ_SINGLE, REQ_PAIR_EVEN, REQ_PAIR_ODD, REQ_PAIR_GREATER, REQ_LOW_HIGH, REQ_PAI
     range(11)
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def die_colour(st, i) -> int:
     """The colour die slot i counts as: a mascot's colour adjustment, else its own."""
     tint = st[S.DIE_TINT + i]
     return tint if tint >= 0 else st[S.DIE_COL + i]
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def _pair_meets(kind, colour, c0, p0, c1, p1) -> bool:
     """The ordered pair (die 0, die 1) meets a two-dice requirement; a coloured element is
     die 0."""
@@ -465,7 +465,7 @@ def dice_on(st, p, hex_, out) -> int:
     return n
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def _die_key(st, i) -> int:
     return (die_colour(st, i) * 8 + st[S.DIE_PIPS + i]) * 8 + st[S.DIE_COL + i]
 
@@ -482,14 +482,14 @@ def parties(st, tab, p, hex_, out, work) -> int:
     return parties_among(st, tab, a, work[:m], out, work[MAX_ON_TILE:])
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def _party_size(tab, a) -> int:
     kind = tab[TB.ATT_REQUIREMENT + a]
     return 3 if kind == REQ_RUN_THREE or kind == REQ_THREE_EQUAL else (
         1 if kind == REQ_SINGLE else 2)
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def _meets(st, tab, a, size, i, j, k) -> bool:
     """Dice slots i, j, k (the first ``size`` of them) meet attraction a's requirement."""
     kind = tab[TB.ATT_REQUIREMENT + a]
@@ -511,7 +511,7 @@ def _meets(st, tab, a, size, i, j, k) -> bool:
     return False
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def parties_among(st, tab, a, on, out, seen) -> int:
     """``parties`` for attraction a with the dice slots ``on``; ``seen`` holds MAX_PARTIES
     keys."""
@@ -572,7 +572,7 @@ def _sorted_key3(a, b, c) -> int:
     return (((lo << 10) | mid) << 10) | hi
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def free_icon(st, tab, p, hex_) -> bool:
     """Seat p's attraction on ``hex_`` has an operating icon without a cube this round
     (a generator adds one) and the player has a cube left."""
@@ -613,7 +613,7 @@ def operate(st, tab, p, hex_, party, lowered) -> int:
     return n
 
 
-@njit
+@njit(inline="always")  # hot: README, "For developers"
 def neighbour_tiles(st, tab, p, hex_, out) -> int:
     """The hexes next to ``hex_`` that hold a tile of seat p's park, into ``out``."""
     b = S.seat(p)
