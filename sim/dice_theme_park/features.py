@@ -10,7 +10,9 @@ Passes over the moves, not one game state per move: the copy is made once per de
 after each move only what the move can touch (the hexes and dice of its footprint) is read
 again and put back. A move of a ``whole_kind`` (the starting tile, a monorail, a free build: a
 few per game) gets a whole copy and snapshot; ``exact=True`` takes that path for every move,
-and a test holds the two paths equal.
+and a test holds the two paths equal. Moves that must come out alike share the work: a tile's
+build on each of its hexes (``_as_previous``), and a die's vacated hex whatever its
+destination (``_after``'s ``left``).
 """
 
 from __future__ import annotations
