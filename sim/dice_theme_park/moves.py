@@ -248,13 +248,15 @@ def _operate_moves(st, tab, p, moves, n, ws) -> int:
                 moves[n] = encode_operation(h, parties[j, 0], parties[j, 1], parties[j, 2],
                                             0 if free else 1)
                 n += 1
-    tiles = 0  # the park's hexes with a tile, for the guide (into parties[:, 0], used above)
-    for h in range(S.HEXES):
+    maps = st[b + S.MAPS_UP] > 0
+    guide = st[b + S.GUIDE_USED] < R.played(st, p, R.GUIDE)
+    # with a guide to play, the park's hexes with a tile, for its moves (kept in
+    # parties[:, 0], which the operations above are done with)
+    tiles = 0
+    for h in range(S.HEXES if guide else 0):
         if st[b + S.TILE + h] >= 0:
             parties[tiles, 0] = h
             tiles += 1
-    maps = st[b + S.MAPS_UP] > 0
-    guide = st[b + S.GUIDE_USED] < R.played(st, p, R.GUIDE)
     mascot = st[b + S.MASCOTS_USED] < st[b + S.MASCOTS]
     for k in range(nd):
         i = dice[k]
