@@ -41,8 +41,8 @@ MUTANTS = [
     # the deal
     ("sim/festival/rules.py", "q = randint(rng, p + 1)", "q = randint(rng, p)",
      ["test_festival_setup.py"]),
-    ("sim/festival/rules.py", "tab[TB.CROWD_SIDES + k * 2 + randint(rng, 2)]",
-     "tab[TB.CROWD_SIDES + k * 2 + 1]", ["test_festival_setup.py"]),
+    ("sim/festival/rules.py", "side = randint(rng, 2)", "side = 1 + 0 * randint(rng, 2)",
+     ["test_festival_setup.py"]),
     ("sim/festival/rules.py", "shuffle(rng, st, S.STACK + p * S.STACK_CAP, n_tiles)",
      "shuffle(rng, st, S.STACK + p * S.STACK_CAP, n_tiles - 1)", ["test_festival_invariants.py"]),
     ("sim/festival/rules.py", "shuffle(rng, st, S.PILE, piles * size)", "pass",
@@ -88,8 +88,8 @@ MUTANTS = [
     # the runner
     ("sim/core/runner.py", "return i, start, min(self.size, self.games - start)",
      "return i, start, self.size", ["test_run_folders.py", "test_determinism.py"]),
-    ("sim/core/runner.py", "todo = (chunks[i] for i in range(chunks.count) if i not in sound)",
-     "todo = iter(chunks)", ["test_run_folders.py"]),
+    ("sim/core/runner.py", "todo = (chunks[i] for i in range(wanted) if i not in sound)",
+     "todo = (chunks[i] for i in range(wanted))", ["test_run_folders.py"]),
     ("sim/core/runner.py", "        if rows != want:\n            damaged[path]",
      "        if rows < 0:\n            damaged[path]", ["test_run_folders.py"]),
     ("sim/core/runner.py", "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)", "pass",
@@ -115,8 +115,8 @@ MUTANTS = [
      'return df["bot"].nunique() > 0 and bool(', ["test_analysis.py"]),
     ("analysis/elements.py", "(s_held, n_held), (s_all - s_held, n_all - n_held))",
      "(s_held, n_held), (s_all, n_all))", ["test_analysis.py"]),
-    ("analysis/elements.py", 'out["causal"] = out["bot"].astype(str).isin(random_bots)',
-     'out["causal"] = True', ["test_analysis.py"]),
+    ("analysis/elements.py", 'np.nan\n    out["causal"] = out["bot"].astype(str).isin(random_bots)',
+     'np.nan\n    out["causal"] = True', ["test_analysis.py"]),
     ("analysis/elements.py", 'out["chosen_share"] = out["seat_games"] / cell["seat_games"]'
      '.transform("sum")', 'out["chosen_share"] = out["seat_games"] / len(df)',
      ["test_analysis.py"]),
@@ -156,8 +156,8 @@ MUTANTS = [
     ("sim/dice_theme_park/rules.py", "k = randint(rng, total)", "k = randint(rng, total - 1)",
      [DR]),
     ("sim/dice_theme_park/rules.py",
-     "            if i >= st[S.DICE_N]:\n                st[S.DICE_N] = i + 1",
-     "            if i >= st[S.DICE_N]:\n                st[S.DICE_N] = i", [DR]),
+     "                st[S.DICE_N + p] = i + 1 - first",
+     "                st[S.DICE_N + p] = i - first", [DR]),
     ("sim/dice_theme_park/rules.py", "st[S.BAG + st[S.DIE_COL + i]] += 1",
      "st[S.ASIDE + st[S.DIE_COL + i]] += 1", [DR]),
     ("sim/dice_theme_park/rules.py",
@@ -218,8 +218,9 @@ MUTANTS = [
     ("sim/dice_theme_park/rules.py",
      "tab[TB.ATT_UPGRADE_COST + a * 2 + used] - played(st, p, ARCHITECT))",
      "tab[TB.ATT_UPGRADE_COST + a * 2 + used])", [DR]),
-    ("sim/dice_theme_park/rules.py", "or (st[b + S.UPGRADE + hex_] >> kind) & 1 or (",
-     "or (", [DR]),
+    ("sim/dice_theme_park/rules.py",
+     "return kinds & ~st[b + S.UPGRADE + hex_] & ~st[b + S.BANNED + hex_]",
+     "return kinds & ~st[b + S.BANNED + hex_]", [DR]),
     ("sim/dice_theme_park/rules.py", "st[b + S.BANNED + hex_] |= 1 << kind",
      "st[b + S.BANNED + hex_] |= 0", [DR]),
     ("sim/dice_theme_park/rules.py", "move_die(st, p, i, tab[P_ENTRANCE_HEX])",
@@ -282,6 +283,11 @@ MUTANTS = [
      "return t == M.T_ACT and t0 == M.T_ACT", [DE]),
     ("sim/dice_theme_park/features.py", "if x == 0 and leaves and left[0] == fp[FOOTPRINT]:",
      "if x == 0 and leaves and left[0] >= 0:", [DE]),
+    # Dice Theme Park: the random bot's operate pick, counted rather than listed
+    ("sim/dice_theme_park/moves.py", "n += tiles - 1  # every tile but its own", "n += tiles",
+     [DR, DE]),
+    ("sim/dice_theme_park/moves.py", "adjust = 1 + (st[S.DIE_PIPS + i] < 6) + S.COLOURS - 1",
+     "adjust = 2 + S.COLOURS - 1", [DR, DE]),
 ]
 
 

@@ -16,7 +16,9 @@ from sim.dice_theme_park.play import decide, new_buffers, play_game
 def test_invariants_hold_after_every_step_of_ten_thousand_random_games(players):
     """Dice conserved (bag + set aside + monorails + parks = 63 + substitutes), money never
     negative, at most 17 cubes, stars the sum of their sources, tiles conserved, turn order a
-    permutation, pips 1..6: play_chunk raises on the first breach."""
+    permutation, pips 1..6, each die in its park's slots; and every operate pick of the
+    random bot, counted, is the one taken from the whole list: play_chunk raises on the
+    first breach."""
     p, _ = dtp.prepare(players, ["random"] * players)
     df = dtp.play_chunk(p, 11, 0, 10_000, check=True).to_pandas()
     assert len(df) == 10_000 * players

@@ -147,10 +147,15 @@ def test_dice_come_and_go_through_the_pool():
     st[S.DIE_AT : S.DIE_AT + S.DICE] = S.NOWHERE
     i = R.add_die(st, 1, 9, 2, 4)
     j = R.add_die(st, 0, 3, 0, 6)
-    assert (i, j) == (0, 1) and st[S.DICE_N] == 2 and st[S.DIE_AT + j] == 3
+    k = R.add_die(st, 1, 4, 0, 6)
+    # each park has its own range of slots
+    assert (i, j, k) == (S.PARK_DICE, 0, S.PARK_DICE + 1)
+    assert list(st[S.DICE_N : S.DICE_N + 2]) == [1, 2] and st[S.DIE_AT + j] == 3
+    assert S.park_slots(st, 1) == (S.PARK_DICE, S.PARK_DICE + 2)
     R.discard_die(st, i)
     assert st[S.BAG + 2] == 1 and st[S.DIE_AT + i] == S.NOWHERE
-    assert R.add_die(st, 1, 5, 1, 1) == 0  # the freed slot is used again
+    assert R.add_die(st, 1, 5, 1, 1) == i  # the freed slot is used again
+    assert st[S.DICE_N + 1] == 2
 
 
 def test_end_money_and_the_tie_breaks(dtp):
@@ -449,7 +454,8 @@ def test_monorails_and_display_are_refilled(dtp):
     for p in range(4):
         R.take_monorail(st, tab, p, p, new)
     R.refill_monorails(st, tab, game_stream(2, 5))
-    park = np.bincount(st[S.DIE_COL : S.DIE_COL + st[S.DICE_N]], minlength=3)
+    in_park = st[S.DIE_AT : S.DIE_AT + S.DICE] != S.NOWHERE
+    park = np.bincount(st[S.DIE_COL : S.DIE_COL + S.DICE][in_park], minlength=3)
     mono = np.bincount(st[S.MONO_COL : S.MONO_COL + 15], minlength=3)
     total = st[S.BAG : S.BAG + 3] + st[S.ASIDE : S.ASIDE + 3] + mono + park
     assert list(total) == [21 + s for s in st[S.SUBST : S.SUBST + 3]]
@@ -575,6 +581,42 @@ def test_the_last_rounds_ticket_agent_counts_a_saved_die_for_the_tie_break(dtp):
     dice, wins, ranks = np.zeros(4, dtype=np.int64), np.zeros(4), np.zeros(4, dtype=np.int64)
     final_standing(st, tab, dice, wins, ranks)
     assert list(dice[:2]) == [1, 2] and list(wins[:2]) == [0, 1]
+
+
+def test_the_random_pick_at_an_operate_decision_is_one_of_the_whole_list(dtp):
+    """A random bot's operate pick is counted, not listed (moves.random_operate_move): for
+    every draw it must be the move ``uniform_pick`` takes from the whole list, with maps,
+    the guide, mascots and the mascot staff's extras in play, and dice alike on a hex."""
+    from sim.dice_theme_park import moves as M
+    from strategies.selectors import uniform_pick
+
+    d, tab = dtp
+    st = _park(d, tab, {LOG_FLUME_HEX: "Log Flume", FERRIS_HEX: "Ferris Wheel",
+                        DUCK_HEX: "Duck Pond", SPOOKY_HEX: "Spooky Woods"})
+    b = S.seat(0)
+    for hex_, colour, pips in [(LOG_FLUME_HEX, YELLOW, 4), (LOG_FLUME_HEX, YELLOW, 4),
+                               (LOG_FLUME_HEX, BLUE, 6), (FERRIS_HEX, GREEN, 1),
+                               (FERRIS_HEX, BLUE, 2), (ENTRANCE, GREEN, 3),
+                               (SPOOKY_HEX, YELLOW, 5)]:
+        R.add_die(st, 0, hex_, colour, pips)
+    ws = M.new_workspace()
+    listed = np.zeros(M.MAX_MOVES, dtype=np.int64)
+    counted = np.zeros(M.MAX_MOVES, dtype=np.int64)
+    ctx = np.zeros(1 + S.DICE, dtype=np.int64)
+    setups = [dict(), dict(MAPS_UP=2), dict(MASCOTS=1), dict(MAPS_UP=1, MASCOTS=2),
+              dict(MASCOTS=1, EXTRA_LEFT=1, EXTRA_HEX=LOG_FLUME_HEX)]
+    kinds = set()
+    for played in ([R.GUIDE, R.MASCOT], [R.CONCIERGE, R.MANAGER]):
+        for fields in setups:
+            st[b + S.PLAYED : b + S.PLAYED + 2] = played
+            for name in ("MAPS_UP", "MASCOTS", "EXTRA_LEFT", "EXTRA_HEX", "MASCOTS_USED"):
+                st[b + getattr(S, name)] = fields.get(name, 0)
+            n = M.legal_moves(st, tab, 0, M.K_OPERATE, ctx, listed, ws)
+            kinds |= {M.decode(m)[0] for m in listed[:n]}
+            for u in np.linspace(0, 1, 4 * n, endpoint=False):
+                want = listed[uniform_pick(n, u)]
+                assert M.random_operate_move(st, tab, 0, counted, ws, u) == want, (fields, u)
+    assert kinds == {M.PASS, M.T_ACT, M.T_MAP, M.T_GUIDE, M.T_PIPS, M.T_TINT}
 
 
 def test_legal_moves_keep_the_limits(dtp):

@@ -171,10 +171,11 @@ def _copy(dst, src, start, stop) -> None:
 def _sync(work, st, p) -> None:
     """``work`` = ``st`` where a move with a footprint reads or writes: the shared counters,
     the display and discard pile, the dice in use and seat p's block."""
-    _copy(work, st, 0, S.DICE_N + 1)
-    n = st[S.DICE_N]
-    for field in (S.DIE_COL, S.DIE_PIPS, S.DIE_AT, S.DIE_TINT):
-        _copy(work, st, field, field + n)
+    _copy(work, st, 0, S.DICE_N + S.MAX_PLAYERS)
+    for q in range(st[S.N_PLAYERS]):
+        first, last = S.park_slots(st, q)
+        for field in (S.DIE_COL, S.DIE_PIPS, S.DIE_AT, S.DIE_TINT):
+            _copy(work, st, field + first, field + last)
     _copy(work, st, S.seat(p), S.seat(p) + S.SEAT_SIZE)
 
 
@@ -195,7 +196,8 @@ def _restore(work, st, p, kind, move, fp) -> None:
         _copy(work, st, S.DISPLAY_N, S.DISPLAY + S.DISPLAY_CAP)
     if kind == M.K_OPERATE and M.decode(move)[0] == M.T_ACT:
         # an operation clears the colour adjustments on its attraction
-        _copy(work, st, S.DIE_TINT, S.DIE_TINT + st[S.DICE_N])
+        first, last = S.park_slots(st, p)
+        _copy(work, st, S.DIE_TINT + first, S.DIE_TINT + last)
     for k in range(FOOTPRINT):
         i = fp[FOOTPRINT + k]
         if i >= 0:

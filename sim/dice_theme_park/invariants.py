@@ -11,9 +11,11 @@ from sim.dice_theme_park import tables as TB
 CODES = ("ok", "dice not conserved", "negative money", "more cubes than a player has",
          "stars differ from the sum of their sources", "tiles not conserved",
          "turn order is not a permutation", "a die's pips out of 1..6",
-         "a move's features differ between the footprint and the whole-copy paths",
-         "staff cards not conserved", "a die on a hex without a tile")
-FEATURES_CODE = 8  # checked in play.decide, not on the state
+         "a decision's fast path differs from its reference (features: the footprint "
+         "against the whole copy; the random pick: counted against listed)",
+         "staff cards not conserved", "a die on a hex without a tile",
+         "a die outside its park's range of slots")
+PATHS_CODE = 8  # checked in play.decide, not on the state
 
 
 @njit
@@ -25,7 +27,7 @@ def check_state(st, tab) -> int:
         total += st[S.BAG + c] + st[S.ASIDE + c] - st[S.SUBST + c]
     for k in range(st[S.MONO_N] * S.SPACES):
         total += st[S.MONO_COL + k] >= 0
-    for i in range(st[S.DICE_N]):
+    for i in range(S.DICE):
         at = st[S.DIE_AT + i]
         if at != S.NOWHERE:
             total += 1
@@ -33,6 +35,8 @@ def check_state(st, tab) -> int:
                 return 7
             if st[S.seat(at // S.HEXES) + S.TILE + at % S.HEXES] < 0:
                 return 10
+            if at // S.HEXES != i // S.PARK_DICE or i >= S.park_slots(st, at // S.HEXES)[1]:
+                return 11
     if total != S.COLOURS * tab[R.P_DICE_PER_COLOUR]:
         return 1
     tiles = st[S.STACK_A_N] + st[S.STACK_B_N] + st[S.DISPLAY_N] + st[S.DISCARD_N]

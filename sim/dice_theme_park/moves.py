@@ -32,6 +32,7 @@ from numba import njit
 from sim.dice_theme_park import rules as R
 from sim.dice_theme_park import state as S
 from sim.dice_theme_park import tables as TB
+from strategies.selectors import uniform_pick
 
 KINDS = ("start", "staff", "monorail", "concierge", "build", "bonus_pips", "free_build",
          "mascot", "map", "upgrade", "operate", "move", "save")
@@ -90,9 +91,10 @@ def _alike(st, i, j) -> bool:
 def sort_park(st, p, counts, slots) -> None:
     """Seat p's dice by hex, in slot order: slots[h, :counts[h]]."""
     counts[:] = 0
-    for i in range(st[S.DICE_N]):
+    first, last = S.park_slots(st, p)
+    for i in range(first, last):
         at = st[S.DIE_AT + i]
-        if at >= 0 and at // S.HEXES == p:
+        if at >= 0:
             h = at % S.HEXES
             slots[h, counts[h]] = i
             counts[h] += 1
@@ -104,9 +106,10 @@ def park_dice(st, p, out, counts, slots) -> int:
     number. ``counts`` and ``slots`` (``sort_park``) are filled on the way."""
     counts[:] = 0
     n = 0
-    for i in range(st[S.DICE_N]):
+    first, last = S.park_slots(st, p)
+    for i in range(first, last):
         at = st[S.DIE_AT + i]
-        if at < 0 or at // S.HEXES != p:
+        if at < 0:
             continue
         h = at % S.HEXES
         new = True
@@ -198,14 +201,17 @@ def legal_moves(st, tab, p, kind, ctx, moves, ws) -> int:
             n += 1
         return n
     if kind == K_UPGRADE:
+        remove = st[b + S.REMOVED] < R.played(st, p, R.ARCHITECT) and \
+            st[b + S.INSTALLED] == 0
         for h in range(S.HEXES):
+            if st[b + S.TILE + h] < 0:
+                continue
+            kinds = R.installable(st, tab, p, h)
             for u in range(S.UPGRADE_KINDS):
-                if R.can_install(st, tab, p, u, h):
+                if (kinds >> u) & 1:
                     moves[n] = encode(T_ACT, u, h, 0)
                     n += 1
-                if (st[b + S.UPGRADE + h] >> u) & 1 and \
-                        st[b + S.REMOVED] < R.played(st, p, R.ARCHITECT) and \
-                        st[b + S.INSTALLED] == 0:
+                if remove and (st[b + S.UPGRADE + h] >> u) & 1:
                     moves[n] = encode(T_REMOVE, u, h, 0)
                     n += 1
         return n
@@ -230,13 +236,26 @@ def legal_moves(st, tab, p, kind, ctx, moves, ws) -> int:
 
 @njit(inline="always")  # hot: README, "For developers"
 def _operate_moves(st, tab, p, moves, n, ws) -> int:
+    n, nd, tiles, maps, guide, mascot = _operations(st, tab, p, moves, n, ws)
+    for k in range(nd):
+        n = _die_moves(st, tab, p, ws[1][k], maps, guide, ws[3], tiles, mascot, moves, n,
+                       ws[0])
+    return n
+
+
+@njit(inline="always")  # hot: README, "For developers"
+def _operations(st, tab, p, moves, n, ws):
+    """An operate decision's operations into ``moves`` from n on, and what its dice moves
+    need: (the new n, the groups of alike dice (one slot each in ws[1]), the park's hexes
+    with a tile (in ws[3][:, 0] when a guide can be played), maps usable, a guide to play, a
+    mascot to use)."""
     b = S.seat(p)
     near, dice, work, parties, counts, slots = ws
     nd = park_dice(st, p, dice, counts, slots)
     manager = st[b + S.MANAGER_USED] < R.played(st, p, R.MANAGER) and \
         st[b + S.CUBES] < tab[R.P_CUBES]
     for h in range(S.HEXES):
-        if st[b + S.TILE + h] < 0:
+        if counts[h] == 0 or st[b + S.TILE + h] < 0:  # a party needs a die
             continue
         free = R.free_icon(st, tab, p, h)
         if not free and not manager:
@@ -258,36 +277,92 @@ def _operate_moves(st, tab, p, moves, n, ws) -> int:
             parties[tiles, 0] = h
             tiles += 1
     mascot = st[b + S.MASCOTS_USED] < st[b + S.MASCOTS]
-    for k in range(nd):
-        i = dice[k]
-        here = st[S.DIE_AT + i] % S.HEXES
-        # the mascot staff's extra adjustments, on the attraction of the last mascot use
-        extra = 1 if st[b + S.EXTRA_LEFT] > 0 and st[b + S.EXTRA_HEX] == here else 0
-        if maps:
-            nn = R.neighbour_tiles(st, tab, p, here, near)
-            for j in range(nn):
-                if n < MAX_MOVES:
-                    moves[n] = encode(T_MAP, i, near[j], 0)
-                    n += 1
-        if guide:
-            for k in range(tiles):
-                h = parties[k, 0]
-                if h != here and n < MAX_MOVES:
-                    moves[n] = encode(T_GUIDE, i, h, 0)
-                    n += 1
-        for use in range(2):  # c = 0: a mascot's use; c = 1: an extra adjustment
-            if (use == 0 and not mascot) or (use == 1 and not extra) or n + 5 >= MAX_MOVES:
-                continue
-            moves[n] = encode(T_PIPS, i, 0, use)
-            n += 1
-            if st[S.DIE_PIPS + i] < 6:
-                moves[n] = encode(T_PIPS, i, 1, use)
+    return n, nd, tiles, maps, guide, mascot
+
+
+@njit(inline="always")  # hot: README, "For developers"
+def _extra(st, p, here) -> bool:
+    """The mascot staff's extra adjustments are left, on the attraction of the last mascot
+    use."""
+    b = S.seat(p)
+    return st[b + S.EXTRA_LEFT] > 0 and st[b + S.EXTRA_HEX] == here
+
+
+@njit(inline="always")  # hot: README, "For developers"
+def _die_moves(st, tab, p, i, maps, guide, hexes, tiles, mascot, moves, n, near) -> int:
+    """Die slot i's moves at an operate decision into ``moves`` from n on: a map to each
+    neighbour tile, the guide to each other tile (``hexes[:tiles, 0]``), a mascot's
+    adjustments and the extra ones; the new n. ``near``: a buffer of 6."""
+    here = st[S.DIE_AT + i] % S.HEXES
+    extra = _extra(st, p, here)
+    if maps:
+        nn = R.neighbour_tiles(st, tab, p, here, near)
+        for j in range(nn):
+            if n < MAX_MOVES:
+                moves[n] = encode(T_MAP, i, near[j], 0)
                 n += 1
-            for colour in range(S.COLOURS):
-                if colour != R.die_colour(st, i):
-                    moves[n] = encode(T_TINT, i, colour, use)
-                    n += 1
+    if guide:
+        for k in range(tiles):
+            h = hexes[k, 0]
+            if h != here and n < MAX_MOVES:
+                moves[n] = encode(T_GUIDE, i, h, 0)
+                n += 1
+    for use in range(2):  # c = 0: a mascot's use; c = 1: an extra adjustment
+        if (use == 0 and not mascot) or (use == 1 and not extra) or n + 5 >= MAX_MOVES:
+            continue
+        moves[n] = encode(T_PIPS, i, 0, use)
+        n += 1
+        if st[S.DIE_PIPS + i] < 6:
+            moves[n] = encode(T_PIPS, i, 1, use)
+            n += 1
+        for colour in range(S.COLOURS):
+            if colour != R.die_colour(st, i):
+                moves[n] = encode(T_TINT, i, colour, use)
+                n += 1
     return n
+
+
+@njit(inline="always")  # hot: README, "For developers"
+def _die_moves_count(st, p, i, maps, guide, tiles, mascot, near) -> int:
+    """How many moves ``_die_moves`` writes for die slot i (below MAX_MOVES), without
+    writing them; ``near[h]``: the neighbour tiles of each hex with dice (when maps)."""
+    here = st[S.DIE_AT + i] % S.HEXES
+    n = 0
+    if maps:
+        n += near[here]
+    if guide:
+        n += tiles - 1  # every tile but its own
+    adjust = 1 + (st[S.DIE_PIPS + i] < 6) + S.COLOURS - 1
+    n += adjust * (int(mascot) + int(_extra(st, p, here)))
+    return n
+
+
+@njit  # not inlined: decide is inlined a dozen times, and this inside it took 15 minutes to
+# compile
+def random_operate_move(st, tab, p, moves, ws, u) -> int:
+    """The move the RANDOM selector picks with ``u`` at seat p's operate decision:
+    ``moves[uniform_pick(n, u)]`` of ``legal_moves``, but only the chosen die's moves are
+    written (most of an operate decision's moves are dice moves: a random game spends most
+    of its time building them)."""
+    moves[0] = encode(PASS, 0, 0, 0)
+    seen, nd, tiles, maps, guide, mascot = _operations(st, tab, p, moves, 1, ws)
+    near, dice, work, counts = ws[0], ws[1], ws[2], ws[4]
+    for h in range(S.HEXES if maps else 0):  # the map moves of a die on each hex
+        if counts[h] > 0:
+            near[h] = R.neighbour_tiles(st, tab, p, h, work)
+    n = seen
+    for k in range(nd):  # each group's count, kept in ``work`` (PARTY_WORK > PARK_DICE)
+        work[k] = _die_moves_count(st, p, dice[k], maps, guide, tiles, mascot, near)
+        n += work[k]
+    pick = min(uniform_pick(n, u), MAX_MOVES - 1)
+    if pick < seen:
+        return moves[pick]
+    k = 0  # the group whose moves hold the pick
+    while k < nd - 1 and pick >= seen + work[k]:
+        seen += work[k]
+        k += 1
+    _die_moves(st, tab, p, dice[k], maps, guide, ws[3], tiles, mascot, moves, seen, ws[0])
+    return moves[pick]
 
 
 @njit

@@ -15,7 +15,7 @@ from sim.dice_theme_park import features as F
 from sim.dice_theme_park import moves as M
 from sim.dice_theme_park import rules as R
 from sim.dice_theme_park import state as S
-from sim.dice_theme_park.invariants import FEATURES_CODE, check_state
+from sim.dice_theme_park.invariants import PATHS_CODE, check_state
 from strategies.selectors import RANDOM, select, uniform_pick
 
 LOG_COLS = 8  # round, decision kind, seat, move, what followed, three details (_details)
@@ -29,14 +29,14 @@ def bot_of(seat, game_index, n_players, rotate):
     return (seat + game_index) % n_players if rotate else seat
 
 
-CHECKING, FEATURES_DIFFER = 0, 1  # scratch[9]: a checked game; a decision's two paths differ
+CHECKING, PATHS_DIFFER = 0, 1  # scratch[9]: a checked game; a decision's fast path differs
 
 
 @njit(cache=True)  # called from Python: an entry point
 def new_scratch():
     """A game lane's work buffers: moves, features, scores, the features' buffers, the legal
     moves' workspace, the decision's context, a log row's details, the staff picks, the
-    features of the whole-copy path and flags (CHECKING, FEATURES_DIFFER)."""
+    features of the whole-copy path and flags (CHECKING, PATHS_DIFFER)."""
     return (np.zeros(M.MAX_MOVES, dtype=np.int64), np.zeros((M.MAX_MOVES, F.N_FEATURES)),
             np.zeros(M.MAX_MOVES), F.new_buffers(), M.new_workspace(),
             np.zeros(CTX, dtype=np.int64), np.zeros(3, dtype=np.int64),
@@ -50,9 +50,16 @@ def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
     legal move."""
     selectors, params, weights = bots
     moves, feats, scores, buffers, ws, _, _, _, exact, flags = scratch
-    n = M.legal_moves(st, tab, p, kind, ctx, moves, ws)
     u1 = uniform(rng)
     u2 = uniform(rng)
+    if selectors[bot] == RANDOM and kind == M.K_OPERATE:
+        move = M.random_operate_move(st, tab, p, moves, ws, u1)
+        if flags[CHECKING]:  # a checked game: the pick equals the one from the whole list
+            if move != moves[uniform_pick(M.legal_moves(st, tab, p, kind, ctx, moves, ws),
+                                          u1)]:
+                flags[PATHS_DIFFER] = 1
+        return move
+    n = M.legal_moves(st, tab, p, kind, ctx, moves, ws)
     if n == 0:
         return -1
     if selectors[bot] == RANDOM:
@@ -62,7 +69,7 @@ def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
         if flags[CHECKING]:  # a checked game: the footprint path equals the whole copy
             F.move_features(st, tab, p, kind, moves, n, exact, buffers, True)
             if F.differ(feats, exact, n):
-                flags[FEATURES_DIFFER] = 1
+                flags[PATHS_DIFFER] = 1
     return moves[select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2)]
 
 
@@ -140,7 +147,7 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
     (an atomic increment and decrement per array of every call) cost a third of the time."""
     bad = 0
     scratch[9][CHECKING] = 1 if check else 0
-    scratch[9][FEATURES_DIFFER] = 0
+    scratch[9][PATHS_DIFFER] = 0
     seed_game(rng, seed, game_index)
     R.setup(st, tab, n_players, mode, rng)
     ctx = scratch[5]
@@ -234,8 +241,8 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
             bad = check_state(st, tab)
     R.end_money(st, tab)
     st[S.OVER] = 1
-    if check and bad == 0 and scratch[9][FEATURES_DIFFER]:
-        bad = FEATURES_CODE
+    if check and bad == 0 and scratch[9][PATHS_DIFFER]:
+        bad = PATHS_CODE
     return nlog, bad
 
 

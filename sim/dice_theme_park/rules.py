@@ -64,16 +64,17 @@ def draw_die(st, rng) -> int:
 @njit
 def add_die(st, p, hex_, colour, pips) -> int:
     """Put a die of ``colour`` and ``pips`` on hex ``hex_`` of seat p's park; its slot."""
-    for i in range(S.DICE):
+    first = p * S.PARK_DICE
+    for i in range(first, first + S.PARK_DICE):
         if st[S.DIE_AT + i] == S.NOWHERE:
             st[S.DIE_COL + i] = colour
             st[S.DIE_PIPS + i] = pips
             st[S.DIE_AT + i] = p * S.HEXES + hex_
             st[S.DIE_TINT + i] = -1
-            if i >= st[S.DICE_N]:
-                st[S.DICE_N] = i + 1
+            if i >= first + st[S.DICE_N + p]:
+                st[S.DICE_N + p] = i + 1 - first
             return i
-    return -1  # the pool is full: more dice than any game holds
+    return -1  # the park's range is full: more dice than a game holds
 
 
 @njit
@@ -334,9 +335,9 @@ def objective_measure(st, tab, p, measure) -> int:
         return st[b + S.MONEY]
     if measure == 1 or measure == 2:  # dice in the park, pips in the park
         total = 0
-        for i in range(st[S.DICE_N]):
-            at = st[S.DIE_AT + i]
-            if at != S.NOWHERE and at // S.HEXES == p:
+        first, last = S.park_slots(st, p)
+        for i in range(first, last):
+            if st[S.DIE_AT + i] != S.NOWHERE:
                 total += 1 if measure == 1 else st[S.DIE_PIPS + i]
         return total
     if measure == 3 or measure == 4:  # attractions (not the entrance), amenity kinds
@@ -458,7 +459,8 @@ def dice_on(st, p, hex_, out) -> int:
     """Slots of the dice on hex ``hex_`` of seat p's park, into ``out``; their number."""
     at = p * S.HEXES + hex_
     n = 0
-    for i in range(st[S.DICE_N]):
+    first, last = S.park_slots(st, p)
+    for i in range(first, last):
         if st[S.DIE_AT + i] == at and n < out.shape[0]:
             out[n] = i
             n += 1
@@ -607,7 +609,8 @@ def operate(st, tab, p, hex_, party, lowered) -> int:
             lowered[n] = i
             n += 1
     at = p * S.HEXES + hex_
-    for i in range(st[S.DICE_N]):
+    first, last = S.park_slots(st, p)
+    for i in range(first, last):
         if st[S.DIE_AT + i] == at:
             st[S.DIE_TINT + i] = -1
     return n
@@ -807,15 +810,26 @@ def upgrade_cost(st, tab, p, hex_) -> int:
 
 @njit
 def can_install(st, tab, p, kind, hex_) -> bool:
-    """Seat p may install an upgrade of ``kind`` on ``hex_`` now: one in its staging area, a
-    free space, none of that kind there, not removed from there, fewer than the round's
-    limit installed, and the money."""
+    """Seat p may install an upgrade of ``kind`` on ``hex_`` now (``installable``)."""
+    return ((installable(st, tab, p, hex_) >> kind) & 1) == 1
+
+
+@njit(inline="always")  # once per hex at an upgrade decision
+def installable(st, tab, p, hex_) -> int:
+    """The upgrade kinds seat p may install on ``hex_`` now, bit k for kind k: one in its
+    staging area, a free space, none of that kind there, not removed from there, fewer than
+    the round's limit installed, and the money."""
     b = S.seat(p)
-    if (st[b + S.INSTALLED] >= tab[P_MAX_UPGRADES_INSTALLED] or st[b + S.UPGRADES + kind] <= 0
-            or (st[b + S.UPGRADE + hex_] >> kind) & 1 or (st[b + S.BANNED + hex_] >> kind) & 1):
-        return False
+    if st[b + S.INSTALLED] >= tab[P_MAX_UPGRADES_INSTALLED]:
+        return 0
     cost = upgrade_cost(st, tab, p, hex_)
-    return cost >= 0 and st[b + S.MONEY] >= cost
+    if cost < 0 or st[b + S.MONEY] < cost:
+        return 0
+    kinds = 0
+    for kind in range(S.UPGRADE_KINDS):
+        if st[b + S.UPGRADES + kind] > 0:
+            kinds |= 1 << kind
+    return kinds & ~st[b + S.UPGRADE + hex_] & ~st[b + S.BANNED + hex_]
 
 
 @njit
@@ -881,9 +895,9 @@ def adjust_colour(st, i, colour) -> None:
 def ones(st, p, out) -> int:
     """Slots of seat p's dice at 1 pips, into ``out``; their number."""
     n = 0
-    for i in range(st[S.DICE_N]):
-        at = st[S.DIE_AT + i]
-        if at != S.NOWHERE and at // S.HEXES == p and st[S.DIE_PIPS + i] == 1:
+    first, last = S.park_slots(st, p)
+    for i in range(first, last):
+        if st[S.DIE_AT + i] != S.NOWHERE and st[S.DIE_PIPS + i] == 1:
             out[n] = i
             n += 1
     return n
@@ -923,8 +937,9 @@ def reset_round(st) -> None:
         for f in (S.OPS_ROUND, S.STARS_ROUND, S.MONEY_ROUND, S.INSTALLED, S.MAPS_BOUGHT,
                   S.REMOVED, S.GUIDE_USED, S.MANAGER_USED, S.EXTRA_LEFT):
             st[b + f] = 0
-    for i in range(st[S.DICE_N]):
-        st[S.DIE_TINT + i] = -1
+        first, last = S.park_slots(st, p)
+        for i in range(first, last):
+            st[S.DIE_TINT + i] = -1
 
 
 @njit

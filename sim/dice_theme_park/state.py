@@ -3,7 +3,8 @@
 Offsets are layout, not rules: rule data arrives in the packed tables ``tab`` (tables.py).
 A park is the 19 hexes of park.csv, indexed by their row there (``hex``); a tile of a park
 is addressed by its hex. Guest dice in parks are individual (colour, pips, where) in a pool
-of DICE slots; dice in the bag, set aside or on monorails are counts and spaces.
+of DICE slots, a range of them per park; dice in the bag, set aside or on monorails are
+counts and spaces.
 
 Layout::
 
@@ -30,8 +31,10 @@ Layout::
     96 STACK_B_N, 97 STACK_B[24]
     121 DISPLAY_N, 122 DISPLAY[8]    face-up attractions to build
     130 DISCARD_N, 131 DISCARD[48]   the face-up discard pile
-    179 DICE_N                       slots in use (a free slot has DIE_AT -1)
-    180 DIE_COL[DICE], DIE_PIPS[DICE], DIE_AT[DICE] (seat * HEXES + hex, or -1),
+    179 DICE_N[4]                    slots in use in each park's range (a free slot has
+                                     DIE_AT -1): seat p's dice are slots p * PARK_DICE
+                                     up to p * PARK_DICE + DICE_N[p] (``park_slots``)
+    183 DIE_COL[DICE], DIE_PIPS[DICE], DIE_AT[DICE] (seat * HEXES + hex, or -1),
         DIE_TINT[DICE] (the colour it counts as for its attraction's next operation, or -1)
     SEAT + p * SEAT_SIZE: seat p's block, fields below relative to it
         0  MONEY             $
@@ -69,7 +72,10 @@ MAX_OBJECTIVES = 16
 STACK_CAP = 24
 DISPLAY_CAP = 8
 DISCARD_CAP = 48
-DICE = 160  # park dice at once: 63 plus substitutes, with room to spare
+# A park's dice have their own range of slots, so that what reads one park's dice (legal
+# moves, features) loops over that park alone: 64 each, more than the 63 dice of a game.
+PARK_DICE = 64
+DICE = MAX_PLAYERS * PARK_DICE
 STAFF = 6
 UPGRADE_KINDS = 3
 GIFT_SHOP, SPECIAL_EFFECT, GENERATOR = range(UPGRADE_KINDS)
@@ -105,7 +111,7 @@ DISPLAY = DISPLAY_N + 1
 DISCARD_N = DISPLAY + DISPLAY_CAP
 DISCARD = DISCARD_N + 1
 DICE_N = DISCARD + DISCARD_CAP
-DIE_COL = DICE_N + 1
+DIE_COL = DICE_N + MAX_PLAYERS
 DIE_PIPS = DIE_COL + DICE
 DIE_AT = DIE_PIPS + DICE
 DIE_TINT = DIE_AT + DICE
@@ -152,3 +158,9 @@ NOWHERE = -1  # DIE_AT of a free slot; MONO_COL of an empty space; TILE of an em
 def seat(p: int) -> int:
     """Offset of seat p's block."""
     return SEAT + p * SEAT_SIZE
+
+
+@njit(inline="always")  # in every loop over a park's dice
+def park_slots(st, p):
+    """The range of die slots seat p's park may use: (first, past the last in use)."""
+    return p * PARK_DICE, p * PARK_DICE + st[DICE_N + p]
