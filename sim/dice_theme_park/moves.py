@@ -337,13 +337,12 @@ def _die_moves_count(st, p, i, maps, guide, tiles, mascot, near) -> int:
     return n
 
 
-@njit  # not inlined: decide is inlined a dozen times, and this inside it took 15 minutes to
-# compile
+@njit  # not inlined: inside the inlined decide, the kernel took 15 minutes to compile
 def random_operate_move(st, tab, p, moves, ws, u) -> int:
     """The move the RANDOM selector picks with ``u`` at seat p's operate decision:
-    ``moves[uniform_pick(n, u)]`` of ``legal_moves``, but only the chosen die's moves are
-    written (most of an operate decision's moves are dice moves: a random game spends most
-    of its time building them)."""
+    ``moves[uniform_pick(n, u)]`` of ``legal_moves``, but of the dice moves only the chosen
+    group's are written (they are most of an operate decision's moves, and building them
+    was most of a random game's time)."""
     moves[0] = encode(PASS, 0, 0, 0)
     seen, nd, tiles, maps, guide, mascot = _operations(st, tab, p, moves, 1, ws)
     near, dice, work, counts = ws[0], ws[1], ws[2], ws[4]
