@@ -314,13 +314,14 @@ def main() -> int:
     shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(".git", ".venv", "runs",
                                                               "__pycache__", "*.egg-info"))
     chosen = [int(x) for x in a.only.split(",")] if a.only else range(len(MUTANTS))
-    survivors = []
+    survivors, stale = [], []
     for n in chosen:
         file, old, new, first = MUTANTS[n]
         path = tree / file
         original = path.read_text()
         if original.count(old) != 1:
-            print(f"{n:2d} SKIPPED: the text to mutate is not once in {file}")
+            print(f"{n:2d} STALE: the text to mutate is not once in {file}")
+            stale.append(n)
             continue
         path.write_text(original.replace(old, new))
         t0 = time.time()
@@ -344,10 +345,11 @@ def main() -> int:
               f"{file}: {line}" + (f"  <- {killer}" if killed else ""), flush=True)
         if not killed:
             survivors.append(n)
-    done = len(list(chosen))
+    done = len(list(chosen)) - len(stale)
     print(f"\n{done - len(survivors)} of {done} mutants killed "
-          f"({100 * (done - len(survivors)) / max(done, 1):.0f}%); survivors: {survivors}")
-    return 0
+          f"({100 * (done - len(survivors)) / max(done, 1):.0f}%); survivors: {survivors}"
+          + (f"; stale, not run: {stale}" if stale else ""))
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":
