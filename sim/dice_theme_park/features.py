@@ -58,7 +58,8 @@ def new_buffers():
     return (np.zeros(S.SIZE, dtype=np.int64), np.zeros(N_SNAPSHOT, dtype=np.int64),
             np.zeros(N_SNAPSHOT, dtype=np.int64),
             np.zeros((2, S.HEXES, len(HEX_PARTS)), dtype=np.int64),
-            np.zeros((2, S.HEXES), dtype=np.int64), np.zeros((2, S.HEXES, S.DICE), dtype=np.int64),
+            np.zeros((2, S.HEXES), dtype=np.int64),
+            np.zeros((2, S.HEXES, S.PARK_DICE), dtype=np.int64),
             np.zeros(1 + S.DICE, dtype=np.int64), np.zeros(S.DICE, dtype=np.int64),
             np.zeros(2 * FOOTPRINT, dtype=np.int64), np.zeros(len(HEX_PARTS), dtype=np.int64),
             np.zeros(1 + len(HEX_PARTS), dtype=np.int64))

@@ -77,7 +77,7 @@ def new_workspace():
     return (np.empty(S.HEXES, dtype=np.int64), np.empty(S.DICE, dtype=np.int64),
             np.empty(R.PARTY_WORK, dtype=np.int64),
             np.empty((R.MAX_PARTIES, 3), dtype=np.int64), np.empty(S.HEXES, dtype=np.int64),
-            np.empty((S.HEXES, S.DICE), dtype=np.int64))
+            np.empty((S.HEXES, S.PARK_DICE), dtype=np.int64))  # a hex's dice are one park's
 
 
 @njit(inline="always")  # hot: README, "For developers"
