@@ -284,10 +284,15 @@ MUTANTS = [
     ("sim/dice_theme_park/features.py", "if x == 0 and leaves and left[0] == fp[FOOTPRINT]:",
      "if x == 0 and leaves and left[0] >= 0:", [DE]),
     # Dice Theme Park: the random bot's operate pick, counted rather than listed
-    ("sim/dice_theme_park/moves.py", "n += tiles - 1  # every tile but its own", "n += tiles",
+    ("sim/dice_theme_park/moves.py", "m += tiles - 1  # every tile but its own", "m += tiles",
      [DR, DE]),
-    ("sim/dice_theme_park/moves.py", "adjust = 1 + (st[S.DIE_PIPS + i] < 6) + S.COLOURS - 1",
-     "adjust = 2 + S.COLOURS - 1", [DR, DE]),
+    ("sim/dice_theme_park/moves.py", "* (S.COLOURS + (st[S.DIE_PIPS + i] < 6))",
+     "* (S.COLOURS + 1)", [DR, DE]),
+    ("sim/dice_theme_park/moves.py", "return encode(T_TINT, i, j + (j >= own), use)",
+     "return encode(T_TINT, i, j + (j > own), use)", [DR, DE]),
+    ("sim/dice_theme_park/moves.py",
+     "extra_hex = st[b + S.EXTRA_HEX] if st[b + S.EXTRA_LEFT] > 0 else -1",
+     "extra_hex = st[b + S.EXTRA_HEX]", [DR, DE]),
 ]
 
 

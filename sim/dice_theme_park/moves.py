@@ -73,11 +73,13 @@ def party_of(m, out) -> None:
 @njit
 def new_workspace():
     """Buffers the legal moves work in, allocated once per game lane: hexes, dice slots,
-    ``rules.parties``' work and its parties, a park's dice by hex (``sort_park``)."""
+    ``rules.parties``' work and its parties, a park's dice by hex (``sort_park``), and the
+    operate decision's: each group's number of dice moves, then the park's tile hexes."""
     return (np.empty(S.HEXES, dtype=np.int64), np.empty(S.DICE, dtype=np.int64),
             np.empty(R.PARTY_WORK, dtype=np.int64),
             np.empty((R.MAX_PARTIES, 3), dtype=np.int64), np.empty(S.HEXES, dtype=np.int64),
-            np.empty((S.HEXES, S.PARK_DICE), dtype=np.int64))  # a hex's dice are one park's
+            np.empty((S.HEXES, S.PARK_DICE), dtype=np.int64),  # a hex's dice are one park's
+            np.empty(S.PARK_DICE + S.HEXES, dtype=np.int64))
 
 
 @njit(inline="always")  # hot: README, "For developers"
@@ -236,22 +238,22 @@ def legal_moves(st, tab, p, kind, ctx, moves, ws) -> int:
 
 @njit(inline="always")  # hot: README, "For developers"
 def _operate_moves(st, tab, p, moves, n, ws) -> int:
-    n, nd, tiles, maps, guide, mascot = _operations(st, tab, p, moves, n, ws)
+    nd = park_dice(st, p, ws[1], ws[4], ws[5])
+    n = _operations(st, tab, p, moves, n, ws)
+    maps, guide, mascot = _die_powers(st, p)
+    tiles = _tile_hexes(st, p, ws[6][S.PARK_DICE:]) if guide else 0
     for k in range(nd):
-        n = _die_moves(st, tab, p, ws[1][k], maps, guide, ws[3], tiles, mascot, moves, n,
-                       ws[0])
+        n = _die_moves(st, tab, p, ws[1][k], maps, guide, ws[6][S.PARK_DICE:], tiles, mascot,
+                       moves, n, ws[0])
     return n
 
 
 @njit(inline="always")  # hot: README, "For developers"
-def _operations(st, tab, p, moves, n, ws):
-    """An operate decision's operations into ``moves`` from n on, and what its dice moves
-    need: (the new n, the groups of alike dice (one slot each in ws[1]), the park's hexes
-    with a tile (in ws[3][:, 0] when a guide can be played), maps usable, a guide to play, a
-    mascot to use)."""
+def _operations(st, tab, p, moves, n, ws) -> int:
+    """An operate decision's operations into ``moves`` from n on, hex by hex; the new n.
+    Seat p's dice by hex are in ws[4] and ws[5] (``sort_park`` or ``park_dice``)."""
     b = S.seat(p)
-    near, dice, work, parties, counts, slots = ws
-    nd = park_dice(st, p, dice, counts, slots)
+    work, parties, counts, slots = ws[2], ws[3], ws[4], ws[5]
     manager = st[b + S.MANAGER_USED] < R.played(st, p, R.MANAGER) and \
         st[b + S.CUBES] < tab[R.P_CUBES]
     for h in range(S.HEXES):
@@ -267,17 +269,29 @@ def _operations(st, tab, p, moves, n, ws):
                 moves[n] = encode_operation(h, parties[j, 0], parties[j, 1], parties[j, 2],
                                             0 if free else 1)
                 n += 1
-    maps = st[b + S.MAPS_UP] > 0
-    guide = st[b + S.GUIDE_USED] < R.played(st, p, R.GUIDE)
-    # with a guide to play, the park's hexes with a tile, for its moves (kept in
-    # parties[:, 0], which the operations above are done with)
-    tiles = 0
-    for h in range(S.HEXES if guide else 0):
+    return n
+
+
+@njit(inline="always")  # hot: README, "For developers"
+def _die_powers(st, p):
+    """What can move or adjust seat p's dice now: (maps usable, a guide to play, a mascot
+    to use)."""
+    b = S.seat(p)
+    return (st[b + S.MAPS_UP] > 0, st[b + S.GUIDE_USED] < R.played(st, p, R.GUIDE),
+            st[b + S.MASCOTS_USED] < st[b + S.MASCOTS])
+
+
+@njit(inline="always")  # hot: README, "For developers"
+def _tile_hexes(st, p, out) -> int:
+    """The hexes of seat p's park that hold a tile (where the guide can send a die), into
+    ``out``; their number."""
+    b = S.seat(p)
+    n = 0
+    for h in range(S.HEXES):
         if st[b + S.TILE + h] >= 0:
-            parties[tiles, 0] = h
-            tiles += 1
-    mascot = st[b + S.MASCOTS_USED] < st[b + S.MASCOTS]
-    return n, nd, tiles, maps, guide, mascot
+            out[n] = h
+            n += 1
+    return n
 
 
 @njit(inline="always")  # hot: README, "For developers"
@@ -291,8 +305,9 @@ def _extra(st, p, here) -> bool:
 @njit(inline="always")  # hot: README, "For developers"
 def _die_moves(st, tab, p, i, maps, guide, hexes, tiles, mascot, moves, n, near) -> int:
     """Die slot i's moves at an operate decision into ``moves`` from n on: a map to each
-    neighbour tile, the guide to each other tile (``hexes[:tiles, 0]``), a mascot's
-    adjustments and the extra ones; the new n. ``near``: a buffer of 6."""
+    neighbour tile, the guide to each other tile (``hexes[:tiles]``), a mascot's adjustments
+    and the extra ones; the new n. ``near``: a buffer of 6. ``_die_move_at`` gives one of
+    them; ``random_operate_move`` counts them."""
     here = st[S.DIE_AT + i] % S.HEXES
     extra = _extra(st, p, here)
     if maps:
@@ -303,7 +318,7 @@ def _die_moves(st, tab, p, i, maps, guide, hexes, tiles, mascot, moves, n, near)
                 n += 1
     if guide:
         for k in range(tiles):
-            h = hexes[k, 0]
+            h = hexes[k]
             if h != here and n < MAX_MOVES:
                 moves[n] = encode(T_GUIDE, i, h, 0)
                 n += 1
@@ -323,45 +338,86 @@ def _die_moves(st, tab, p, i, maps, guide, hexes, tiles, mascot, moves, n, near)
 
 
 @njit(inline="always")  # hot: README, "For developers"
-def _die_moves_count(st, p, i, maps, guide, tiles, mascot, near) -> int:
-    """How many moves ``_die_moves`` writes for die slot i (below MAX_MOVES), without
-    writing them; ``near[h]``: the neighbour tiles of each hex with dice (when maps)."""
+def _die_move_at(st, tab, p, i, j, maps, guide, hexes, tiles, mascot, near) -> int:
+    """The j-th of ``_die_moves``' moves for die slot i, without writing the others."""
     here = st[S.DIE_AT + i] % S.HEXES
-    n = 0
     if maps:
-        n += near[here]
-    if guide:
-        n += tiles - 1  # every tile but its own
-    adjust = 1 + (st[S.DIE_PIPS + i] < 6) + S.COLOURS - 1
-    n += adjust * (int(mascot) + int(_extra(st, p, here)))
-    return n
+        nn = R.neighbour_tiles(st, tab, p, here, near)
+        if j < nn:
+            return encode(T_MAP, i, near[j], 0)
+        j -= nn
+    for k in range(tiles if guide else 0):
+        if hexes[k] != here:
+            if j == 0:
+                return encode(T_GUIDE, i, hexes[k], 0)
+            j -= 1
+    up = st[S.DIE_PIPS + i] < 6
+    use = 0 if mascot else 1  # the extra adjustments follow the mascot's
+    if j >= S.COLOURS + up:
+        use = 1
+        j -= S.COLOURS + up
+    if j == 0:
+        return encode(T_PIPS, i, 0, use)
+    if up and j == 1:
+        return encode(T_PIPS, i, 1, use)
+    j -= 1 + up
+    own = R.die_colour(st, i)
+    return encode(T_TINT, i, j + (j >= own), use)  # the colours but its own, in order
 
 
 @njit  # not inlined: inside the inlined decide, the kernel took 15 minutes to compile
 def random_operate_move(st, tab, p, moves, ws, u) -> int:
     """The move the RANDOM selector picks with ``u`` at seat p's operate decision:
-    ``moves[uniform_pick(n, u)]`` of ``legal_moves``, but of the dice moves only the chosen
-    group's are written (they are most of an operate decision's moves, and building them
-    was most of a random game's time)."""
-    moves[0] = encode(PASS, 0, 0, 0)
-    seen, nd, tiles, maps, guide, mascot = _operations(st, tab, p, moves, 1, ws)
-    near, dice, work, counts = ws[0], ws[1], ws[2], ws[4]
-    for h in range(S.HEXES if maps else 0):  # the map moves of a die on each hex
-        if counts[h] > 0:
+    ``moves[uniform_pick(n, u)]`` of ``legal_moves``, but the dice moves, most of an
+    operate decision's, are counted group by group as the park's dice are sorted, and only
+    the chosen one is made (listing them was most of a random game's time)."""
+    b = S.seat(p)
+    near, dice, work, counts, slots, sizes = ws[0], ws[1], ws[2], ws[4], ws[5], ws[6]
+    hexes = sizes[S.PARK_DICE:]
+    maps, guide, mascot = _die_powers(st, p)
+    tiles = _tile_hexes(st, p, hexes) if guide else 0
+    extra_hex = st[b + S.EXTRA_HEX] if st[b + S.EXTRA_LEFT] > 0 else -1
+    # park_dice, with each group's number of moves (``_die_moves``) in sizes[:nd]
+    counts[:] = 0
+    nd = 0
+    dice_moves = 0
+    first, last = S.park_slots(st, p)
+    for i in range(first, last):
+        at = st[S.DIE_AT + i]
+        if at < 0:
+            continue
+        h = at % S.HEXES
+        c = counts[h]
+        new = True
+        for k in range(c):  # dice alike share a hex
+            if _alike(st, slots[h, k], i):
+                new = False
+                break
+        if c == 0 and maps:
             near[h] = R.neighbour_tiles(st, tab, p, h, work)
-    n = seen
-    for k in range(nd):  # each group's count, kept in ``work`` (PARTY_WORK > PARK_DICE)
-        work[k] = _die_moves_count(st, p, dice[k], maps, guide, tiles, mascot, near)
-        n += work[k]
-    pick = min(uniform_pick(n, u), MAX_MOVES - 1)
+        slots[h, c] = i
+        counts[h] = c + 1
+        if new:
+            m = (int(mascot) + (h == extra_hex)) * (S.COLOURS + (st[S.DIE_PIPS + i] < 6))
+            if maps:
+                m += near[h]
+            if guide:
+                m += tiles - 1  # every tile but its own
+            dice[nd] = i
+            sizes[nd] = m
+            dice_moves += m
+            nd += 1
+    moves[0] = encode(PASS, 0, 0, 0)
+    seen = _operations(st, tab, p, moves, 1, ws)
+    pick = min(uniform_pick(seen + dice_moves, u), MAX_MOVES - 1)
     if pick < seen:
         return moves[pick]
     k = 0  # the group whose moves hold the pick
-    while k < nd - 1 and pick >= seen + work[k]:
-        seen += work[k]
+    while k < nd - 1 and pick >= seen + sizes[k]:
+        seen += sizes[k]
         k += 1
-    _die_moves(st, tab, p, dice[k], maps, guide, ws[3], tiles, mascot, moves, seen, ws[0])
-    return moves[pick]
+    return _die_move_at(st, tab, p, dice[k], pick - seen, maps, guide, hexes, tiles, mascot,
+                        near)
 
 
 @njit
