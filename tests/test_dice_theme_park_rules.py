@@ -604,7 +604,8 @@ def test_the_random_pick_at_an_operate_decision_is_one_of_the_whole_list(dtp):
     counted = np.zeros(M.MAX_MOVES, dtype=np.int64)
     ctx = np.zeros(1 + S.DICE, dtype=np.int64)
     setups = [dict(), dict(MAPS_UP=2), dict(MASCOTS=1), dict(MAPS_UP=1, MASCOTS=2),
-              dict(MASCOTS=1, EXTRA_LEFT=1, EXTRA_HEX=LOG_FLUME_HEX)]
+              dict(MASCOTS=1, EXTRA_LEFT=1, EXTRA_HEX=LOG_FLUME_HEX),
+              dict(MASCOTS=1, EXTRA_HEX=LOG_FLUME_HEX)]  # the extras used up
     kinds = set()
     for played in ([R.GUIDE, R.MASCOT], [R.CONCIERGE, R.MANAGER]):
         for fields in setups:
