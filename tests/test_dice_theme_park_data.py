@@ -2,6 +2,7 @@
 
 
 import itertools
+import shutil
 import subprocess
 import sys
 
@@ -161,6 +162,31 @@ def broken(tmp_path, dtp):
 ])
 def test_broken_copy_is_refused_with_file_row_and_field(broken, file, old, new, expect):
     assert_refused(D.load, broken(file, old, new), expect)
+
+
+def test_data_beyond_the_engines_capacities_is_refused(broken):
+    """A card file the state cannot hold is refused at loading, not left to write past its
+    slots or fail in ``tables.pack``: 25 tiles in stack A (a stack holds 24), 17 objectives
+    (16), more dice than a park's slots (64), other than three dice colours."""
+    duck = "Duck Pond,A,3,0,single,blue,1,seating,blue,1,4,reconstructed\n"
+    more = "".join(duck.replace("Duck Pond", f"Duck Pond {k}") for k in range(5))
+    folder = broken("attractions.csv", duck, duck + more)
+    rules = folder / "rules.toml"
+    rules.write_text(rules.read_text().replace("attractions_a = 20", "attractions_a = 25"))
+    assert_refused(D.load, folder, "25 attractions in 'A', the engine holds at most 24")
+
+    shutil.rmtree(folder)
+    card = "most-money,red,money,most,seed\n"
+    folder = broken("objectives.csv", card,
+                    card + "".join(card.replace("most-money", f"rich-{k}") for k in range(7)))
+    rules.write_text(rules.read_text().replace("objectives = 10", "objectives = 17"))
+    assert_refused(D.load, folder, "17 objectives, the engine holds at most 16")
+
+    for old, new, expect in [("per_colour = 21", "per_colour = 22", "dice.per_colour = 22"),
+                             ('colours = ["blue", "green", "yellow"]',
+                              'colours = ["blue", "green"]', "must name 3 colours")]:
+        shutil.rmtree(folder)
+        assert_refused(D.load, broken("rules.toml", old, new), expect)
 
 
 def test_the_command_line_refuses_a_broken_copy_in_one_line(broken):

@@ -24,6 +24,7 @@ from sim.core.data import (
     whole,
 )
 from sim.core.errors import PlaytestError
+from sim.dice_theme_park import state as S
 
 MODES = ("intro", "full", "short")
 STAFF = ("concierge", "ticket_agent", "guide", "mascot", "manager", "architect")
@@ -187,7 +188,12 @@ def _params(folder: Path, sets: dict) -> dict:
     if not isinstance(colours, list) or len(colours) < 1 or len(set(colours)) != len(colours) \
             or GREY in colours:
         raise PlaytestError(f"{path}: dice.colours must name different colours (not '{GREY}')")
-    per_colour = whole(path, "dice.per_colour", dice.get("per_colour"), 1, 1000)
+    if len(colours) != S.COLOURS:
+        raise PlaytestError(f"{path}: dice.colours must name {S.COLOURS} colours (the engine "
+                            f"holds {S.COLOURS})")
+    # a park's slots hold every die of the game (state.PARK_DICE)
+    per_colour = whole(path, "dice.per_colour", dice.get("per_colour"), 1,
+                       S.PARK_DICE // S.COLOURS)
     for n in players:
         whole(path, f"dice.in_bag.{n}", dice.get("in_bag", {}).get(str(n)), 1, per_colour)
         stars = rules["objective_stars"].get(str(n))
@@ -346,6 +352,12 @@ def _attractions(folder: Path, params: dict, colours: list[str]) -> tuple[np.nda
         if got != want:
             raise PlaytestError(f"{path}: {got} attractions in '{stack}', rules.toml "
                                 f"says {want}")
+        if stack in ("A", "B") and got > S.STACK_CAP:
+            raise PlaytestError(f"{path}: {got} attractions in '{stack}', the engine holds "
+                                f"at most {S.STACK_CAP} per stack")
+    if len(table) > S.MAX_ATTRACTIONS:
+        raise PlaytestError(f"{path}: {len(table)} attractions, the engine holds at most "
+                            f"{S.MAX_ATTRACTIONS}")
     return table, names
 
 
@@ -368,6 +380,9 @@ def _objectives(folder: Path, params: dict) -> tuple[np.ndarray, list[str], list
     want = params["components"]["objectives"]
     if len(rows) != want:
         raise PlaytestError(f"{path}: {len(rows)} objectives, rules.toml says {want}")
+    if len(rows) > S.MAX_OBJECTIVES:
+        raise PlaytestError(f"{path}: {len(rows)} objectives, the engine holds at most "
+                            f"{S.MAX_OBJECTIVES}")
     most_dealt = max(len(r) for r in params["objective_rounds"].values())
     if len(card_colours) < most_dealt:
         raise PlaytestError(f"{path}: {len(card_colours)} colour(s); a game deals "

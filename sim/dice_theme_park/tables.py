@@ -13,8 +13,8 @@ from sim.core.layout import layout
 from sim.dice_theme_park import data as D
 from sim.dice_theme_park import state as S
 
-MAX_ATTRACTIONS = 48
-MAX_MONORAILS = 16
+MAX_ATTRACTIONS = S.MAX_ATTRACTIONS
+MAX_MONORAILS = S.MAX_MONORAILS
 MAX_OBJECTIVES = S.MAX_OBJECTIVES
 N_MODES = len(D.MODES)
 
@@ -94,7 +94,7 @@ def pack(d: D.DiceThemeParkData) -> np.ndarray:
                                      for name, shape in SHAPES.items()}
     if len(d.attractions) > MAX_ATTRACTIONS or len(d.objectives) > MAX_OBJECTIVES \
             or len(d.monorails) > MAX_MONORAILS or len(d.park) != S.HEXES:
-        raise ValueError("the data exceeds the engine's capacities")  # checked by data.py
+        raise ValueError("the data exceeds the engine's capacities")  # data.load refuses it
     par = values["params"]
     for name in PARAM_NAMES[:13]:
         par[P[name]] = p[name]
