@@ -241,10 +241,11 @@ def _operate_moves(st, tab, p, moves, n, ws) -> int:
     nd = park_dice(st, p, ws[1], ws[4], ws[5])
     n = _operations(st, tab, p, moves, n, ws)
     maps, guide, mascot = _die_powers(st, p)
-    tiles = _tile_hexes(st, p, ws[6][S.PARK_DICE:]) if guide else 0
+    hexes = ws[6][S.PARK_DICE:]
+    tiles = _tile_hexes(st, p, hexes) if guide else 0
     for k in range(nd):
-        n = _die_moves(st, tab, p, ws[1][k], maps, guide, ws[6][S.PARK_DICE:], tiles, mascot,
-                       moves, n, ws[0])
+        n = _die_moves(st, tab, p, ws[1][k], maps, guide, hexes, tiles, mascot, moves, n,
+                       ws[0])
     return n
 
 
@@ -346,7 +347,7 @@ def _die_move_at(st, tab, p, i, j, maps, guide, hexes, tiles, mascot, near) -> i
         if j < nn:
             return encode(T_MAP, i, near[j], 0)
         j -= nn
-    for k in range(tiles if guide else 0):
+    for k in range(tiles):  # 0 without a guide to play
         if hexes[k] != here:
             if j == 0:
                 return encode(T_GUIDE, i, hexes[k], 0)
