@@ -129,16 +129,19 @@ def cmd_data(a) -> int:
     return 0
 
 
-def _sets(a, game: str) -> dict:
+def _sets(a, game: str, sets: list[str] | None = None, mode: str | None = None,
+          flag: str = "mode") -> dict:
     """--set overrides plus --mode (a game with modes reads it from the same dict, so it is
-    recorded, hashed and replayed as an override is)."""
+    recorded, hashed and replayed as an override is); ``sets`` and ``mode`` instead of
+    ``a.set`` and ``a.mode`` for one arm of a comparison (its --a-set, --a-mode)."""
     from sim.core.registry import game_module
 
-    sets = parse_sets(a.set)
-    if a.mode is not None:
+    sets = parse_sets(a.set if sets is None else sets)
+    mode = a.mode if mode is None and flag == "mode" else mode
+    if mode is not None:
         if not hasattr(game_module(game), "MODES"):
-            raise ParameterError("mode", f"{game} has no modes")
-        sets["mode"] = a.mode
+            raise ParameterError(flag, f"{game} has no modes")
+        sets["mode"] = mode
     return sets
 
 
@@ -154,7 +157,8 @@ def cmd_compare(a) -> int:
     try:
         c = compare(a.game, a.players, _names(a.bots), a_bots=_names(a.a_bots),
                     b_bots=_names(a.b_bots), sets=_sets(a, a.game) or None,
-                    a_sets=parse_sets(a.a_set) or None, b_sets=parse_sets(a.b_set) or None,
+                    a_sets=_sets(a, a.game, a.a_set or [], a.a_mode, "a_mode") or None,
+                    b_sets=_sets(a, a.game, a.b_set or [], a.b_mode, "b_mode") or None,
                     a_data=a.a_data, b_data=a.b_data, metric=a.metric, target=a.target,
                     alpha=a.alpha, beta=a.beta, delta=a.delta, max_games=a.max_games,
                     games=a.games, batch=a.batch, seed=a.seed, b_seed=a.b_seed, out=out,
@@ -266,7 +270,7 @@ An interrupted run keeps its finished chunks: the same command resumes it.
                    help="override a rule of rules.toml (repeatable; dotted keys for tables; "
                    "'playtest data GAME --keys' lists them)")
     s.add_argument("--mode", help="the game's mode, for a game that has modes "
-                   "(Dice Theme Park: intro)")
+                   "(Dice Theme Park: full, the default; short; intro)")
     s.add_argument("--report", action="store_true", help="write RUN/report afterwards")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
@@ -340,6 +344,8 @@ interrupted comparison resumes with the same command.
     c.add_argument("--a-set", action="append", metavar="KEY=VALUE", help="for arm A only")
     c.add_argument("--b-set", action="append", metavar="KEY=VALUE", help="for arm B only")
     c.add_argument("--mode", help="as for simulate (both arms)")
+    c.add_argument("--a-mode", help="the mode of arm A only (a game with modes)")
+    c.add_argument("--b-mode", help="the mode of arm B only, as: --a-mode full --b-mode short")
     c.add_argument("--a-data", help="data folder of arm A (default: the shipped one)")
     c.add_argument("--b-data", help="data folder of arm B (default: the shipped one)")
     c.add_argument("--metric", choices=("win", "score"), help="win rate or mean score of the "

@@ -12,14 +12,16 @@ from sim.dice_theme_park import state as S
 from sim.dice_theme_park.play import decide, new_buffers, play_game
 
 
+@pytest.mark.parametrize("mode", ["full", "short", "intro"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_invariants_hold_after_every_step_of_ten_thousand_random_games(players):
+def test_invariants_hold_after_every_step_of_ten_thousand_random_games(players, mode):
     """Dice conserved (bag + set aside + monorails + parks = 63 + substitutes), money never
     negative, at most 17 cubes, stars the sum of their sources, tiles conserved, turn order a
     permutation, pips 1..6, each die in its park's slots; and every operate pick of the
     random bot, counted, is the one taken from the whole list: play_chunk raises on the
-    first breach."""
-    p, _ = dtp.prepare(players, ["random"] * players)
+    first breach. In the full and short games also: skill cards conserved, no more held
+    than mascots."""
+    p, _ = dtp.prepare(players, ["random"] * players, sets={"mode": mode})
     df = dtp.play_chunk(p, 11, 0, 10_000, check=True).to_pandas()
     assert len(df) == 10_000 * players
     parts = df[[c for c in df.columns if c.startswith("score_")]].sum(axis=1)
@@ -64,31 +66,68 @@ def test_replay_is_the_recorded_game():
         assert any("operates" in line for line in lines) and lines[-1].startswith("  seat 2")
 
 
-def test_hidden_stacks_and_bag_order_change_no_decision():
-    """Mid-game, every seat's decision at every kind is the same when the face-down stacks
-    and the bag's make-up are shuffled (bots see public information and their own hand)."""
-    p, _ = dtp.prepare(4, ["greedy", "builder", "operator", "greedy"])
+def _hide(st, shuffle):
+    """``st`` with what no player sees redrawn: the order of the face-down stacks and skill
+    deck, the bag's make-up (its colours present stay present: the recolour skill may only
+    take a colour the bag has), and each seat's unkept administrator and skill."""
+    hidden = st.copy()
+    for top, base in ((S.STACK_A_N, S.STACK_A), (S.STACK_B_N, S.STACK_B),
+                      (S.SKILL_DECK_N, S.SKILL_DECK)):
+        n = hidden[top]
+        hidden[base : base + n] = shuffle.permutation(hidden[base : base + n])
+    bag = hidden[S.BAG : S.BAG + 3]
+    present = bag > 0
+    bag[present] = 1 + shuffle.multinomial(bag.sum() - present.sum(),
+                                           present / present.sum())
+    for p in range(hidden[S.N_PLAYERS]):
+        b = S.seat(p)
+        for dealt, kept in ((S.ADMIN_DEALT, S.ADMIN), (S.SKILL_DEALT, S.SKILL_KEPT)):
+            for k in range(2):
+                if hidden[b + kept] >= 0 and hidden[b + dealt + k] != hidden[b + kept]:
+                    hidden[b + dealt + k] = 99  # a card nobody else saw
+    return hidden
+
+
+@pytest.mark.parametrize("mode", ["intro", "full"])
+def test_hidden_cards_stacks_and_bag_order_change_no_decision(mode):
+    """Mid-game, every seat's decision at every kind is the same when what is face down is
+    redrawn (bots see public information and their own hand); at setup, a seat's keeps are
+    the same whatever the other seats were dealt."""
+    p, _ = dtp.prepare(4, ["greedy", "builder", "operator", "greedy"], sets={"mode": mode})
     st, rng, scratch, log = new_buffers()
-    st_end = st.copy()
+    kinds = [M.K_BUILD, M.K_OPERATE, M.K_UPGRADE, M.K_MASCOT]
+    if mode == "full":
+        kinds += [M.K_TAKE_SKILL, M.K_SWAP, M.K_LOWER]
     for g in range(6):
-        play_game(p.tab, 4, 0, 2, g, p.bots, True, st, rng, scratch, log, False)
-        st_end[:] = st
+        play_game(p.tab, 4, p.mode, 2, g, p.bots, True, st, rng, scratch, log, False)
+        st_end = st.copy()
         st_end[S.OVER] = 0
         for seat in range(4):
-            for kind in (M.K_BUILD, M.K_OPERATE, M.K_UPGRADE, M.K_MASCOT):
+            for kind in kinds:
                 ctx = np.zeros(1 + S.DICE, dtype=np.int64)
-                hidden = st_end.copy()
-                shuffle = np.random.default_rng(g)
-                n_a = hidden[S.STACK_A_N]
-                hidden[S.STACK_A : S.STACK_A + n_a] = shuffle.permutation(
-                    hidden[S.STACK_A : S.STACK_A + n_a])
-                bag = hidden[S.BAG : S.BAG + 3].sum()
-                hidden[S.BAG : S.BAG + 3] = shuffle.multinomial(bag, [1 / 3] * 3)
+                hidden = _hide(st_end, np.random.default_rng(g))
                 a = decide(st_end, p.tab, seat, kind, ctx, p.bots, seat, game_stream(1, g),
                            scratch)
                 b = decide(hidden, p.tab, seat, kind, ctx, p.bots, seat, game_stream(1, g),
                            scratch)
                 assert a == b
+    if mode == "full":  # the keeps at setup
+        from sim.dice_theme_park import rules as R
+
+        for g in range(20):
+            R.setup(st, p.tab, 4, p.mode, game_stream(3, g))
+            for seat in range(4):
+                for kind in (M.K_ADMIN, M.K_SKILL):
+                    other = st.copy()
+                    for q in range(4):
+                        if q != seat:
+                            b = S.seat(q)
+                            other[b + S.ADMIN_DEALT : b + S.ADMIN_DEALT + 2] = [12, 11]
+                            other[b + S.SKILL_DEALT : b + S.SKILL_DEALT + 2] = [29, 28]
+                    ctx = np.zeros(1 + S.DICE, dtype=np.int64)
+                    assert decide(st, p.tab, seat, kind, ctx, p.bots, seat, game_stream(1, g),
+                                  scratch) == decide(other, p.tab, seat, kind, ctx, p.bots,
+                                                     seat, game_stream(1, g), scratch)
 
 
 def test_greedy_beats_random_in_two_player_games():
@@ -109,7 +148,6 @@ def test_simulate_and_report_run_on_dice_theme_park(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,expect", [
-    (["simulate", "dice_theme_park", "--mode", "full"], "full game is not playable yet"),
     (["simulate", "dice_theme_park", "--mode", "long"], "--mode 'long' is unknown"),
     (["simulate", "festival", "--mode", "intro"], "--mode festival has no modes"),
 ])
@@ -141,7 +179,7 @@ def test_the_log_follows_the_rounds_steps():
     from sim.dice_theme_park import batch
 
     bots = ["greedy", "random", "operator", "random"]
-    p, _ = dtp.prepare(4, bots)
+    p, _ = dtp.prepare(4, bots, sets={"mode": "intro"})
     st, rng, scratch, log = new_buffers(log_rows=20_000)
     concierges = 0
     for g in range(30):
@@ -165,6 +203,46 @@ def test_the_log_follows_the_rounds_steps():
     assert (df["start_position"].cat.codes != df["seat"]).any()
     assert df["dice_in_park"].between(0, 63).all() and df["dice_in_park"].mean() > 3
     assert batch.OBJECTIVES == 3 and (df["objective_3"] == "none").all()
+
+
+def test_the_full_games_log_follows_the_administrators_and_skills():
+    """From the action logs of compiled full games: every seat keeps an administrator and a
+    skill at setup; each administrator's decision comes only to its holder, at its moment
+    (the staff swap at most once a game and never after the last round); a hire with cards
+    on display takes one; a push or pull is followed by at most one more move."""
+    from sim.dice_theme_park import rules as R
+
+    bots = ["greedy", "random", "operator", "builder"]
+    p, _ = dtp.prepare(4, bots)
+    st, rng, scratch, log = new_buffers(log_rows=20_000)
+    powers = p.tab[R.TB.ADM_POWER : R.TB.ADM_POWER + 13]
+    seen = set()
+    for g in range(40):
+        nlog, _ = play_game(p.tab, 4, p.mode, 6, g, p.bots, True, st, rng, scratch, log, False)
+        rows = log[:nlog]
+        setup = rows[rows[:, 0] == -1]
+        for kind in (M.K_ADMIN, M.K_SKILL):
+            assert sorted(setup[setup[:, 1] == kind][:, 2]) == [0, 1, 2, 3]
+        held = {seat: powers[st[S.seat(seat) + S.ADMIN]] for seat in range(4)}
+        for kind, power in ((M.K_LOWER, R.A_LOWER_SUM), (M.K_REARRANGE, R.A_REARRANGE),
+                            (M.K_LEFTOVER, R.A_LEFTOVER), (M.K_SWAP, R.A_SWAP),
+                            (M.K_ADMIN_SAVE, R.A_SAVE)):
+            mine = rows[rows[:, 1] == kind]
+            assert all(held[seat] == power for seat in mine[:, 2])
+            seen |= {kind} if len(mine) else set()
+            if kind in (M.K_LOWER, M.K_REARRANGE) and len(mine):
+                assert len(mine) == 5  # once a round
+        swaps = rows[(rows[:, 1] == M.K_SWAP) & (rows[:, 3] > 0)]
+        assert len(swaps) <= 1 and not (rows[rows[:, 1] == M.K_SWAP][:, 0] == 4).any()
+        for k in np.flatnonzero(rows[:, 1] == M.K_MASCOT):
+            if rows[k, 3] > 0 and k + 1 < nlog and rows[k + 1, 1] == M.K_TAKE_SKILL:
+                seen.add(M.K_TAKE_SKILL)
+        for k in np.flatnonzero((rows[:, 1] == M.K_OPERATE) & (rows[:, 4] > 0)):
+            if M.decode(int(rows[k, 3]))[0] == M.T_SKILL:
+                assert rows[k + 1, 1] == M.K_AGAIN
+                assert rows[k + 2, 1] != M.K_AGAIN
+                seen.add(M.K_AGAIN)
+    assert seen >= {M.K_LOWER, M.K_REARRANGE, M.K_LEFTOVER, M.K_TAKE_SKILL, M.K_AGAIN}
 
 
 def test_upkeeps_ones_leave_the_park_but_one_the_ticket_agent_saves():

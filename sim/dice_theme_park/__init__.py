@@ -1,7 +1,7 @@
 """Dice Theme Park (Alley Cat Games): the engine and its adapter for the batch runner.
 
-The intro game (4 rounds, no administrators or skills) for 2 to 4 players; the full and
-short games come next (issue 11).
+Every mode for 2 to 4 players: the full game (5 rounds with administrators and skills, the
+default), the short game (4 rounds with them) and the intro game (4 rounds without).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from sim.core.declaration import Element, GameElement, ResultsDeclaration
+from sim.core.declaration import Element, GameElement, HeldSet, ResultsDeclaration
 from sim.core.errors import PlaytestError
 from sim.dice_theme_park import batch, bots, data, tables
 from sim.dice_theme_park import state as S
@@ -22,7 +22,7 @@ BENCH_BOTS = ("random", "greedy")
 PLAYERS = (2, S.MAX_PLAYERS)
 DEFAULT_BOTS = ("greedy", "builder", "operator", "random")
 MODES = data.MODES  # the game's modes: --mode (recorded in run.json's sets and a column)
-PLAYABLE_MODES = ("intro",)  # the full and short games add administrators and skills
+DEFAULT_MODE = "full"  # the game people play (the seed recommends it after a first game)
 # memory one game of a chunk takes at its peak (result arrays, table, parquet writer)
 BYTES_PER_GAME = 2048
 COMPILE_SECONDS = 90  # the first run's compile, measured on a 2-core machine
@@ -44,15 +44,11 @@ class Prepared:
 def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
             rotate: bool = True, sets: dict | None = None) -> tuple[Prepared, dict]:
     """Validate a request; returns the worker spec and metadata for run.json. ``sets`` may
-    hold ``mode`` (intro by default) beside rule overrides."""
+    hold ``mode`` (full by default) beside rule overrides."""
     sets = dict(sets or {})
-    mode = sets.pop("mode", "intro")
+    mode = sets.pop("mode", DEFAULT_MODE)
     if mode not in MODES:
         raise PlaytestError(f"--mode {mode!r} is unknown (Dice Theme Park: {', '.join(MODES)})")
-    if mode not in PLAYABLE_MODES:
-        raise PlaytestError(f"Dice Theme Park's {mode} game is not playable yet (its "
-                            "administrators and skills come next); --mode intro plays the "
-                            "intro game")
     d = data.load(data_dir, sets or None)
     lo, hi = d.params["min_players"], d.params["max_players"]
     if not lo <= n_players <= hi:
@@ -62,28 +58,45 @@ def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
                             f"{len(bot_names)}: {','.join(bot_names)}")
     arrays = bots.bot_arrays(bot_names)
     meta = {"data_dir": str(d.folder), "data_hash": d.hash, "bots": list(bot_names),
-            "mode": mode, "objectives_in_play": len(d.params["objective_rounds"][mode])}
+            "mode": mode, "objectives_in_play": len(d.params["objective_rounds"][mode]),
+            "skills": list(d.skill_names)}
     return Prepared(d, tables.pack(d), MODES.index(mode), n_players, tuple(bot_names), arrays,
                     rotate), meta
 
 
 def declare(info: dict) -> ResultsDeclaration:
-    """Dice Theme Park's results table (results.py) for the analysis."""
+    """Dice Theme Park's results table (results.py) for the analysis: the administrator and
+    skill columns where the run's mode has them."""
+    intro = info.get("mode", DEFAULT_MODE) == "intro"
+    elements = (Element("start_position", "dealt", "Position in the setup turn order"),
+                Element("start_pair", "dealt", "Starting tiles dealt", sep=" + "),
+                Element("start_tile", "kept", "Starting tile kept", context="start_pair"))
+    held = ()
+    if not intro:
+        elements += (Element("admin_pair", "dealt", "Administrators dealt", sep=" + "),
+                     Element("admin", "kept", "Administrator kept", context="admin_pair"),
+                     Element("skill_pair", "dealt", "Skills dealt", sep=" + "),
+                     Element("skill", "kept", "Skill kept", context="skill_pair"))
+        held = (HeldSet("skills_taken", "Skills taken when hiring", "skill",
+                        tuple(info.get("skills", ()))),)
+    game = {"intro": "The intro game: 4 rounds, no administrators or skills.",
+            "short": "The short game: 4 rounds with administrators and skills.",
+            "full": "The full game: 5 rounds with administrators and skills."}
     return ResultsDeclaration(
         title="Dice Theme Park",
-        sources=SOURCES,
-        elements=(Element("start_position", "dealt", "Position in the setup turn order"),
-                  Element("start_pair", "dealt", "Starting tiles dealt", sep=" + "),
-                  Element("start_tile", "kept", "Starting tile kept", context="start_pair")),
+        sources=SOURCES if not intro else tuple(s for s in SOURCES
+                                                if s not in ("skills", "administrators")),
+        elements=elements,
         game_elements=(GameElement(tuple(f"objective_{k + 1}" for k in range(
-            min(batch.OBJECTIVES, info.get("objectives_in_play", 2)))), "Objectives in play"),),
+            min(batch.OBJECTIVES, info.get("objectives_in_play", 3)))), "Objectives in play"),),
+        held_sets=held,
         length=("operations",),
-        notes=("The intro game: 4 rounds, no administrators or skills.",
+        notes=(game[info.get("mode", DEFAULT_MODE)],
                "A win shared by k players counts 1/k to each (tie-breaks first: most dice in "
                "the park after the 1s leave, then most money).",
                "Reconstructed card data (staff pips and money, monorails, most attractions, "
-               "objectives) is listed in seeds/dice_theme_park/rules.md; results about single "
-               "tiles speak of that reconstruction."),
+               "objectives, three administrators) is listed in seeds/dice_theme_park/rules.md; "
+               "results about single cards speak of that reconstruction."),
     )
 
 

@@ -10,13 +10,18 @@ from sim.dice_theme_park import state as S
 from sim.dice_theme_park.play import LOG_COLS, bot_of, final_standing, new_scratch, play_game
 
 # Per (game, seat) integer results, field-major: seat_out[field, g, p].
-SEAT_FIELDS = ("score", "score_operations", "score_special_effects", "score_objectives",
-               "score_money", "score_other", "rank", "bot_slot", "money", "dice_in_park",
-               "start_position", "dealt_1", "dealt_2", "start_tile", "attractions",
-               "upgrades", "mascots", "operations")
-(SO_SCORE, SO_PARTS, _, _, _, SO_OTHER, SO_RANK, SO_BOT, SO_MONEY, SO_DICE, SO_POSITION,
- SO_DEALT, _, SO_KEPT, SO_ATTRACTIONS, SO_UPGRADES, SO_MASCOTS, SO_OPS) = range(
-    len(SEAT_FIELDS))
+# score_<source> in SOURCES order (state.SOURCES without "other", which nothing scores);
+# the administrator and skill fields are -1 and 0 in the intro game.
+SOURCES = S.SOURCES[:-1]
+SEAT_FIELDS = ("score", *(f"score_{source}" for source in SOURCES), "rank", "bot_slot",
+               "money", "dice_in_park", "start_position", "dealt_1", "dealt_2", "start_tile",
+               "attractions", "upgrades", "mascots", "operations", "admin_dealt_1",
+               "admin_dealt_2", "admin", "skill_dealt_1", "skill_dealt_2", "skill",
+               "skills_taken")
+(SO_SCORE, SO_PARTS, *_) = range(len(SEAT_FIELDS))
+(SO_RANK, SO_BOT, SO_MONEY, SO_DICE, SO_POSITION, SO_DEALT, _, SO_KEPT, SO_ATTRACTIONS,
+ SO_UPGRADES, SO_MASCOTS, SO_OPS, SO_ADMIN_DEALT, _, SO_ADMIN, SO_SKILL_DEALT, _, SO_SKILL,
+ SO_TAKEN) = range(SO_PARTS + len(SOURCES), len(SEAT_FIELDS))
 # Per game integer results, game_out[field, g]: objective_k is the card under the k-th
 # objective round (-1 where the mode has fewer)
 OBJECTIVES = 3  # the most objective rounds of a mode (the full game)
@@ -35,12 +40,8 @@ def record(st, tab, g, seat_out, win_out, game_out, rotate, game_index, bad, dic
     for p in range(n):
         b = S.seat(p)
         seat_out[SO_SCORE, g, p] = st[b + S.STARS]
-        for k in range(4):
+        for k in range(len(SOURCES)):
             seat_out[SO_PARTS + k, g, p] = st[b + S.SCORE + k]
-        other = 0
-        for k in range(4, len(S.SOURCES)):
-            other += st[b + S.SCORE + k]
-        seat_out[SO_OTHER, g, p] = other
         seat_out[SO_RANK, g, p] = ranks[p]
         seat_out[SO_BOT, g, p] = bot_of(p, game_index, n, rotate)
         seat_out[SO_MONEY, g, p] = st[b + S.MONEY]
@@ -56,6 +57,12 @@ def record(st, tab, g, seat_out, win_out, game_out, rotate, game_index, bad, dic
         seat_out[SO_UPGRADES, g, p] = R.objective_measure(st, tab, p, 5)
         seat_out[SO_MASCOTS, g, p] = st[b + S.MASCOTS]
         seat_out[SO_OPS, g, p] = st[b + S.OPS_TOTAL]
+        for field, at in ((SO_ADMIN_DEALT, S.ADMIN_DEALT), (SO_SKILL_DEALT, S.SKILL_DEALT)):
+            seat_out[field, g, p] = min(st[b + at], st[b + at + 1])
+            seat_out[field + 1, g, p] = max(st[b + at], st[b + at + 1])
+        seat_out[SO_ADMIN, g, p] = st[b + S.ADMIN]
+        seat_out[SO_SKILL, g, p] = st[b + S.SKILL_KEPT]
+        seat_out[SO_TAKEN, g, p] = st[b + S.TAKEN]
         win_out[g, p] = wins[p]
     k = 0
     for r in range(S.MAX_ROUNDS):

@@ -429,6 +429,10 @@ def _administrators(folder: Path, params: dict, colours: list[str]) -> tuple[np.
                 raise row.fail(field, "must rise")
             t[field] = values
     check_count(folder / "administrators.csv", len(rows), params, "administrators")
+    need = 2 * params["max_players"]  # two dealt to each player
+    if not need <= len(rows) <= S.MAX_ADMINS:
+        raise PlaytestError(f"{folder / 'administrators.csv'}: {len(rows)} administrators; "
+                            f"the engine needs {need} to {S.MAX_ADMINS}")
     return table, names
 
 
@@ -446,6 +450,10 @@ def _skills(folder: Path, params: dict, colours: list[str]) -> tuple[np.ndarray,
                     row.integer("amount", low=1 if amount else 0, high=10 if amount else 0),
                     row.integer("limit", low=1 if limit else 0, high=100 if limit else 0))
     check_count(folder / "skills.csv", len(rows), params, "skills")
+    need = 2 * params["max_players"] + 1  # two dealt to each, one kept, a full display
+    if not need <= len(rows) <= S.MAX_SKILLS:
+        raise PlaytestError(f"{folder / 'skills.csv'}: {len(rows)} skills; the engine needs "
+                            f"{need} to {S.MAX_SKILLS}")
     return table, names
 
 

@@ -21,9 +21,11 @@ import numpy as np
 from numba import njit
 
 from sim.dice_theme_park import moves as M
+from sim.dice_theme_park import powers as W
 from sim.dice_theme_park import rules as R
 from sim.dice_theme_park import state as S
 from sim.dice_theme_park import tables as TB
+from sim.dice_theme_park.data import ADMIN_POWERS, SKILL_POWERS
 
 FEATURES = (
     "stars",  # stars, with those the cubes placed this round will score at upkeep
@@ -37,10 +39,17 @@ FEATURES = (
     "upgrades",  # upgrades installed
     "mascots",  # mascots owned
     "pass",  # 1 for passing or stopping
-    "turn_sum",  # STAFF: the pair's pips (a low sum plays first)
-    "income",  # STAFF: the pair's money
+    "turn_sum",  # STAFF: the pair's pips (a low sum plays first); LOWER: the sum's change;
+    #              SWAP: the pips of the card kept over the one given
+    "income",  # STAFF: the pair's money; SWAP: the money of the card kept over the one given
+    # ADMIN, SKILL, TAKE_SKILL: 1 on the card's power; SWAP: -1 on the administrator's
+    *(f"admin_{power}" for power in ADMIN_POWERS),
+    *(f"skill_{power}" for power in SKILL_POWERS),
 )
 N_FEATURES = len(FEATURES)
+F_PASS, F_TURN_SUM, F_INCOME = 10, 11, 12
+F_ADMIN = 13  # the first admin_ column
+F_SKILL = F_ADMIN + len(ADMIN_POWERS)
 N_SNAPSHOT = 10  # the first N_SNAPSHOT features are before/after differences
 F_STARS, F_MONEY, F_OPERABLE, F_DICE, F_PIPS, F_TILES, F_VALUE, F_RESOURCES, F_UPGRADES, \
     F_MASCOTS = range(N_SNAPSHOT)
@@ -128,9 +137,11 @@ def snapshot(st, tab, p, out, hex_parts, counts, slots) -> None:
 
 @njit
 def whole_kind(kind) -> bool:
-    """A kind whose moves change more than a footprint (the stacks, monorails, new dice): a
-    whole copy and snapshot per move, a few per game."""
-    return kind == M.K_START or kind == M.K_MONORAIL or kind == M.K_FREE_BUILD
+    """A kind whose moves change more than a footprint (the stacks, monorails, new dice,
+    the card decks): a whole copy and snapshot per move, a few per game."""
+    return kind == M.K_START or kind == M.K_MONORAIL or kind == M.K_FREE_BUILD \
+        or kind == M.K_ADMIN or kind == M.K_SKILL or kind == M.K_TAKE_SKILL \
+        or kind == M.K_REARRANGE or kind == M.K_LEFTOVER
 
 
 @njit(inline="always")  # per feature row
@@ -138,10 +149,21 @@ def footprint(st, tab, p, kind, move, out) -> None:
     """The hexes (out[:3]) and dice slots (out[3:]) of seat p's park that ``move`` can
     change, -1 padded (not for a ``whole_kind``)."""
     out[:] = -1
-    t, a, bb, _ = M.decode(move)
-    if t == M.PASS or kind == M.K_STAFF or kind == M.K_MASCOT or kind == M.K_MAP:
+    t, a, bb, c = M.decode(move)
+    if t == M.PASS or kind == M.K_STAFF or kind == M.K_MASCOT or kind == M.K_MAP \
+            or kind == M.K_LOWER or kind == M.K_SWAP:
         return
-    if kind == M.K_BUILD or kind == M.K_UPGRADE:
+    if kind == M.K_OPERATE and t == M.T_SKILL:
+        power = W.skill_power(st, tab, p, c)
+        if power == R.SK_MONEY or power == R.SK_STARS:
+            return  # the seat's money or stars: no hex, no die
+        out[0] = st[S.DIE_AT + a] % S.HEXES
+        out[3] = a
+        if power == R.SK_NUDGE:
+            out[4] = bb
+        elif power == R.SK_PUSH or power == R.SK_PULL or power == R.SK_LEAP:
+            out[1] = bb
+    elif kind == M.K_BUILD or kind == M.K_UPGRADE:
         out[0] = bb
     elif kind == M.K_CONCIERGE:
         out[0] = tab[R.P_ENTRANCE_HEX]
@@ -154,9 +176,9 @@ def footprint(st, tab, p, kind, move, out) -> None:
     else:  # a die moves or changes: MOVE, SAVE, BONUS_PIPS, OPERATE's maps, guide, mascots
         out[0] = st[S.DIE_AT + a] % S.HEXES
         out[3] = a
-        if kind == M.K_SAVE:
+        if kind == M.K_SAVE or kind == M.K_ADMIN_SAVE:
             out[1] = tab[R.P_ENTRANCE_HEX]
-        elif kind == M.K_MOVE or t == M.T_MAP or t == M.T_GUIDE:
+        elif kind == M.K_MOVE or kind == M.K_AGAIN or t == M.T_MAP or t == M.T_GUIDE:
             out[1] = bb
 
 
@@ -202,6 +224,7 @@ def _restore(work, st, p, kind, move, fp) -> None:
     for k in range(FOOTPRINT):
         i = fp[FOOTPRINT + k]
         if i >= 0:
+            work[S.DIE_COL + i] = st[S.DIE_COL + i]  # the recolour skill
             work[S.DIE_PIPS + i] = st[S.DIE_PIPS + i]
             work[S.DIE_AT + i] = st[S.DIE_AT + i]
             work[S.DIE_TINT + i] = st[S.DIE_TINT + i]
@@ -260,10 +283,14 @@ def _after(st, work, tab, p, fp, before, hex_parts, counts, slots, on, parts, ou
 
 
 @njit(inline="always")  # per feature row
-def _leaves(kind, move) -> bool:
+def _leaves(st, tab, p, kind, move) -> bool:
     """``move`` takes a die off its hex and changes nothing else there (``_after``)."""
-    t = M.decode(move)[0]
-    return kind == M.K_MOVE or (kind == M.K_OPERATE and (t == M.T_MAP or t == M.T_GUIDE))
+    t, _, _, c = M.decode(move)
+    if kind == M.K_OPERATE and t == M.T_SKILL:
+        power = W.skill_power(st, tab, p, c)
+        return power == R.SK_PUSH or power == R.SK_PULL or power == R.SK_LEAP
+    return kind == M.K_MOVE or kind == M.K_AGAIN or (
+        kind == M.K_OPERATE and (t == M.T_MAP or t == M.T_GUIDE))
 
 
 @njit(inline="always")  # per feature row
@@ -298,21 +325,43 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, exact=False) -> No
         if not whole:
             footprint(st, tab, p, kind, moves[m], fp)
             _after(st, work, tab, p, fp, before, hex_parts[0], counts[0], slots[0], on, parts,
-                   after, left, _leaves(kind, moves[m]))
+                   after, left, _leaves(st, tab, p, kind, moves[m]))
             _restore(work, st, p, kind, moves[m], fp)
         else:
             snapshot(work, tab, p, after, hex_parts[1], counts[1], slots[1])
             _copy(work, st, 0, S.SIZE)
         for f in range(N_SNAPSHOT):
             feats[m, f] = after[f] - before[f]
-        t, a, b, _ = M.decode(moves[m])
-        feats[m, 10] = 1.0 if t == M.PASS else 0.0
-        if kind == M.K_STAFF:
-            feats[m, 11] = tab[TB.STAFF_PIPS + a] + tab[TB.STAFF_PIPS + b]
-            feats[m, 12] = tab[TB.STAFF_MONEY + a] + tab[TB.STAFF_MONEY + b]
-        else:
-            feats[m, 11] = 0.0
-            feats[m, 12] = 0.0
+        _move_parts(st, tab, p, kind, moves[m], feats[m])
+
+
+@njit(inline="always")  # per feature row
+def _move_parts(st, tab, p, kind, move, row) -> None:
+    """The features a move has of its own (not snapshot differences): passing, the staff
+    pair's pips and money, the power of a card kept or taken."""
+    t, a, b, _ = M.decode(move)
+    for f in range(N_SNAPSHOT, N_FEATURES):
+        row[f] = 0.0
+    row[F_PASS] = 1.0 if t == M.PASS else 0.0
+    if kind == M.K_STAFF:
+        row[F_TURN_SUM] = tab[TB.STAFF_PIPS + a] + tab[TB.STAFF_PIPS + b]
+        row[F_INCOME] = tab[TB.STAFF_MONEY + a] + tab[TB.STAFF_MONEY + b]
+    elif kind < M.K_ADMIN or t == M.PASS:
+        return
+    s = S.seat(p)
+    if kind == M.K_ADMIN:
+        row[F_ADMIN + tab[TB.ADM_POWER + st[s + S.ADMIN_DEALT + a]]] = 1.0
+    elif kind == M.K_SKILL:
+        row[F_SKILL + tab[TB.SK_POWER + st[s + S.SKILL_DEALT + a]]] = 1.0
+    elif kind == M.K_TAKE_SKILL:
+        row[F_SKILL + tab[TB.SK_POWER + st[S.SKILL_DISPLAY + a]]] = 1.0
+    elif kind == M.K_LOWER:
+        row[F_TURN_SUM] = -a
+    elif kind == M.K_SWAP:
+        kept = st[s + S.PLAYED + a]
+        row[F_TURN_SUM] = tab[TB.STAFF_PIPS + kept] - tab[TB.STAFF_PIPS + b]
+        row[F_INCOME] = tab[TB.STAFF_MONEY + kept] - tab[TB.STAFF_MONEY + b]
+        row[F_ADMIN + tab[TB.ADM_POWER + st[s + S.ADMIN]]] = -1.0
 
 
 @njit

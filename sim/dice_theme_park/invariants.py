@@ -14,7 +14,9 @@ CODES = ("ok", "dice not conserved", "negative money", "more cubes than a player
          "a decision's fast path differs from its reference (features: the footprint "
          "against the whole copy; the random pick: counted against listed)",
          "staff cards not conserved", "a die on a hex without a tile",
-         "a die outside its park's range of slots")
+         "a die outside its park's range of slots",
+         "skill cards not conserved (deck, display, discard pile, held, dealt) or more held "
+         "than mascots")
 PATHS_CODE = 8  # checked in play.decide, not on the state
 
 
@@ -77,4 +79,15 @@ def check_state(st, tab) -> int:
         return 5
     if seen != (1 << n) - 1:
         return 6
+    if tab[TB.MODULES + st[S.MODE]]:
+        cards = st[S.SKILL_DECK_N] + st[S.SKILL_DISPLAY_N] + st[S.SKILL_DISCARD_N]
+        for p in range(n):
+            b = S.seat(p)
+            if st[b + S.SKILLS_N] > st[b + S.MASCOTS]:
+                return 12
+            cards += st[b + S.SKILLS_N]
+            if st[b + S.SKILL_KEPT] < 0 and st[b + S.SKILL_DEALT] >= 0:
+                cards += 2  # dealt, not yet kept
+        if cards != tab[R.P_SKILLS]:
+            return 12
     return 0

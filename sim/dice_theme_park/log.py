@@ -45,6 +45,14 @@ def format_log(log: np.ndarray, nlog: int, d: D.DiceThemeParkData, st: np.ndarra
         who = f"  seat {p} ({seat_bots[p]}):"
         if kind == M.K_START:
             text = f"keeps {d.attraction_names[x]} on {_hex(d, b)}"
+        elif kind == M.K_ADMIN:
+            text = f"keeps the administrator {d.administrator_names[x]}"
+        elif kind == M.K_SKILL:
+            text = f"keeps the skill {d.skill_names[x]} (its mascot on it)"
+        elif kind == M.K_TAKE_SKILL:
+            text = f"  takes the skill {d.skill_names[x]} for the new mascot"
+        elif kind == M.K_LOWER:
+            text = f"administrator: staff pips sum -{a}"
         elif kind == M.K_STAFF:
             text = f"plays {D.STAFF[a]} + {D.STAFF[b]}"
         elif kind == M.K_MONORAIL:
@@ -73,6 +81,20 @@ def format_log(log: np.ndarray, nlog: int, d: D.DiceThemeParkData, st: np.ndarra
             text = f"  moves the lowered {_die(d, x)} to {_tile(d, st, p, b)}"
         elif kind == M.K_SAVE:
             text = f"ticket agent: saves a {_die(d, x)}, set to {b} on the entrance"
+        elif kind == M.K_ADMIN_SAVE:
+            text = f"administrator: saves a {_die(d, x)}, set to {b} on the entrance"
+        elif kind == M.K_REARRANGE:
+            dice = ", ".join(_die(d, v) for v in (x, y, z) if v >= 0)
+            text = f"  administrator: rearranges the monorail's dice: {dice}"
+        elif kind == M.K_LEFTOVER:
+            text = f"administrator: takes a {_die(d, x)} from monorail {a + 1}"
+        elif kind == M.K_SWAP:
+            text = (f"administrator: passes {D.STAFF[b]} instead of {D.STAFF[x]} (the "
+                    "administrator leaves the game)")
+        elif kind == M.K_AGAIN:
+            text = f"  the skill moves {_die(d, x)} from {_hex(d, y)} to {_tile(d, st, p, b)}"
+        elif t == M.T_SKILL:
+            text = _skill_text(d, st, p, x, y, z, a, b, move >> 32)
         elif t == M.T_ACT:
             party = ", ".join(_die(d, v) for v in (x, y, z) if v >= 0)
             req = D.REQUIREMENTS[int(d.attractions["requirement"][st[S.seat(p) + S.TILE + a]])] \
@@ -89,6 +111,28 @@ def format_log(log: np.ndarray, nlog: int, d: D.DiceThemeParkData, st: np.ndarra
                 text = f"{'extra' if c else 'mascot'}: {_die(d, x)} counts as {d.colours[b]}"
         lines.append(f"{who} {text}")
     return lines
+
+
+def _skill_text(d: D.DiceThemeParkData, st: np.ndarray, p: int, card: int, x: int, y: int,
+                a: int, b: int, dirs: int) -> str:
+    """A skill use: the card, then what it did (x, y: the die or dice touched, or the die
+    and its hex; a, b: the move's)."""
+    name = d.skill_names[card]
+    power = list(D.SKILL_POWERS)[int(d.skills["power"][card])]
+    if power in ("money_per_die", "stars_per_die"):
+        what = f"on {_tile(d, st, p, a)}"
+    elif power == "nudge_two":
+        what = (f"{_die(d, x)} {'+' if dirs & 1 else '-'}1, "
+                f"{_die(d, y)} {'+' if dirs & 2 else '-'}1")
+    elif power in ("push", "pull", "leap"):
+        what = f"{_die(d, x)} from {_hex(d, y)} to {_tile(d, st, p, b)}"
+    elif power == "recolour":
+        what = f"{_die(d, x)} exchanged for a {d.colours[b]} die"
+    elif power == "shift_pips":
+        what = f"{_die(d, x)} {'+' if b else '-'}{int(d.skills['amount'][card])}"
+    else:
+        what = f"{_die(d, x)} turned over (2 <-> 5)"
+    return f"mascot uses {name}: {what}"
 
 
 def format_final(st: np.ndarray, d: D.DiceThemeParkData, seat_bots: list[str],

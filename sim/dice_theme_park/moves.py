@@ -21,6 +21,22 @@ Decision kinds (rules.md "A round"; each has its own moves and feature weights):
 - MOVE: lowered die a moves to the adjacent hex b (after an operation).
 - SAVE: the ticket agent sets die a (at 1) to b pips on the entrance; or pass.
 
+Full and short games (powers.py):
+
+- ADMIN, SKILL: keep dealt administrator, skill a (setup).
+- TAKE_SKILL: skill display card a for the mascot just hired.
+- LOWER: take a off the staff pips sum (the planning administrator).
+- REARRANGE: the monorail's new dice in order ``powers.PERMUTATIONS[a]``, new die b - 1 +1
+  (b = 0: none); or pass.
+- LEFTOVER: the die on space b of leftover monorail a onto the entrance; or pass.
+- ADMIN_SAVE: the administrator sets die a (at 1, its colour) to b pips on the entrance; or
+  pass.
+- SWAP: played card a back to the hand, staff b from the hand passed instead; or pass.
+- AGAIN: the push's or pull's next move: die a to hex b; or pass.
+- OPERATE gains the skills (type 6: seat p's skill card c, ``powers.use_skill``'s a and b,
+  the nudge's directions in the bits above), and operations whose party die k - 1 is not
+  lowered (the operate administrator: c = manager + 2 * k).
+
 Dice alike (same hex, colour, pips and adjustment) are one move, so option counts stay small.
 """
 
@@ -29,20 +45,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.dice_theme_park import powers as W
 from sim.dice_theme_park import rules as R
 from sim.dice_theme_park import state as S
 from sim.dice_theme_park import tables as TB
 from strategies.selectors import uniform_pick
 
 KINDS = ("start", "staff", "monorail", "concierge", "build", "bonus_pips", "free_build",
-         "mascot", "map", "upgrade", "operate", "move", "save")
+         "mascot", "map", "upgrade", "operate", "move", "save", "admin", "skill",
+         "take_skill", "lower", "rearrange", "leftover", "admin_save", "swap", "again")
 (K_START, K_STAFF, K_MONORAIL, K_CONCIERGE, K_BUILD, K_BONUS_PIPS, K_FREE_BUILD, K_MASCOT,
- K_MAP, K_UPGRADE, K_OPERATE, K_MOVE, K_SAVE) = range(len(KINDS))
+ K_MAP, K_UPGRADE, K_OPERATE, K_MOVE, K_SAVE, K_ADMIN, K_SKILL, K_TAKE_SKILL, K_LOWER,
+ K_REARRANGE, K_LEFTOVER, K_ADMIN_SAVE, K_SWAP, K_AGAIN) = range(len(KINDS))
 
 PASS = 0  # type 0: pass or stop
 T_ACT = 1  # the kind's action
 T_REMOVE = 2  # UPGRADE: the architect's removal
-T_MAP, T_GUIDE, T_PIPS, T_TINT = 2, 3, 4, 5  # OPERATE
+T_MAP, T_GUIDE, T_PIPS, T_TINT, T_SKILL = 2, 3, 4, 5, 6  # OPERATE
 MAX_MOVES = 1024
 
 
@@ -57,9 +76,10 @@ def decode(m):
 
 
 @njit
-def encode_operation(hex_, i, j, k, manager) -> int:
-    """OPERATE hex_ with dice slots i, j, k (-1: none), the manager's extra when 1."""
-    return encode(T_ACT, hex_, 0, manager) | ((i + 1) << 32) | ((j + 1) << 40) | (
+def encode_operation(hex_, i, j, k, manager, keep=0) -> int:
+    """OPERATE hex_ with dice slots i, j, k (-1: none), the manager's extra when 1, party
+    die keep - 1 not lowered (0: all lowered)."""
+    return encode(T_ACT, hex_, 0, manager + 2 * keep) | ((i + 1) << 32) | ((j + 1) << 40) | (
         (k + 1) << 48)
 
 
@@ -155,8 +175,25 @@ def legal_moves(st, tab, p, kind, ctx, moves, ws) -> int:
                 moves[n] = encode(T_ACT, m, 0, 0)
                 n += 1
         return n
+    if kind == K_ADMIN or kind == K_SKILL:
+        for which in range(2):
+            moves[n] = encode(T_ACT, which, 0, 0)
+            n += 1
+        return n
+    if kind == K_TAKE_SKILL:
+        for k in range(st[S.SKILL_DISPLAY_N]):
+            moves[n] = encode(T_ACT, k, 0, 0)
+            n += 1
+        return n
+    if kind == K_LOWER:
+        for by in range(R.admin_amount(st, tab, p, R.A_LOWER_SUM) + 1):
+            moves[n] = encode(T_ACT, by, 0, 0)
+            n += 1
+        return n
     moves[0] = encode(PASS, 0, 0, 0)  # every other decision may pass (MOVE excepted)
     n = 1
+    if kind >= K_REARRANGE:
+        return _admin_moves(st, tab, p, kind, ctx, moves, ws)
     if kind == K_CONCIERGE:
         for k in range(ctx[0]):
             for up in (1, 2):
@@ -198,7 +235,7 @@ def legal_moves(st, tab, p, kind, ctx, moves, ws) -> int:
         return n
     if kind == K_MAP:
         if st[b + S.MAPS_BOUGHT] < tab[R.P_MAX_MAPS_BOUGHT] and \
-                st[b + S.MONEY] >= tab[R.P_MAP_PRICE]:
+                st[b + S.MONEY] >= R.map_price(st, tab, p):
             moves[n] = encode(T_ACT, 0, 0, 0)
             n += 1
         return n
@@ -236,10 +273,99 @@ def legal_moves(st, tab, p, kind, ctx, moves, ws) -> int:
     return _operate_moves(st, tab, p, moves, n, ws)
 
 
+@njit
+def _admin_moves(st, tab, p, kind, ctx, moves, ws) -> int:
+    """``legal_moves`` of the administrators' decisions and the push's or pull's next move
+    (moves[0] is the pass)."""
+    b = S.seat(p)
+    n = 1
+    if kind == K_REARRANGE:  # each outcome once: the new dice as a sorted set of codes
+        keys = ws[0]
+        k = ctx[0]
+        keys[0] = _dice_key(st, ctx[1:], k, 0, -1)  # as taken: the pass
+        for perm in range(6 if k == 3 else (2 if k == 2 else 1)):
+            for plus in range(-1, k):
+                if plus >= 0 and st[S.DIE_PIPS + ctx[1 + plus]] == 6:
+                    continue
+                key = _dice_key(st, ctx[1:], k, perm, plus)
+                new = True
+                for j in range(n):
+                    new = new and keys[j] != key
+                if new:
+                    keys[n] = key
+                    moves[n] = encode(T_ACT, perm, plus + 1, 0)
+                    n += 1
+        return n
+    if kind == K_LEFTOVER:
+        seen = 0  # bit colour * 8 + pips
+        for m in range(st[S.MONO_N]):
+            if st[S.MONO_TAKEN + m] >= 0:
+                continue
+            for sp in range(S.SPACES):
+                c = st[S.MONO_COL + m * S.SPACES + sp]
+                if c >= 0:
+                    code = c * 8 + st[S.MONO_PIPS + m * S.SPACES + sp]
+                    if not (seen >> code) & 1:
+                        seen |= 1 << code
+                        moves[n] = encode(T_ACT, m, sp, 0)
+                        n += 1
+        return n
+    if kind == K_ADMIN_SAVE:
+        if ctx[0] > 0:  # the dice of its colour at 1 are alike: one of them
+            for pips in range(1, 7):
+                moves[n] = encode(T_ACT, ctx[1], pips, 0)
+                n += 1
+        return n
+    if kind == K_SWAP:
+        for k in range(2):
+            if k == 1 and st[b + S.PLAYED + 1] == st[b + S.PLAYED]:
+                break
+            for x in range(S.STAFF):
+                if st[b + S.HAND + x] > 0 and x != st[b + S.PLAYED + k]:
+                    moves[n] = encode(T_ACT, k, x, 0)
+                    n += 1
+        return n
+    # AGAIN: ctx[0] the power (push or pull), ctx[1] the mascot's hex
+    nd = park_dice(st, p, ws[1], ws[4], ws[5])
+    here = ctx[1]
+    near = ws[0]
+    for g in range(nd):
+        i = ws[1][g]
+        at = st[S.DIE_AT + i] % S.HEXES
+        if ctx[0] == R.SK_PUSH and at == here:
+            nn = R.neighbour_tiles(st, tab, p, here, near)
+            for j in range(nn):
+                moves[n] = encode(T_ACT, i, near[j], 0)
+                n += 1
+        elif ctx[0] == R.SK_PULL and at != here \
+                and tab[TB.HEX_DISTANCE + at * S.HEXES + here] == 1:
+            moves[n] = encode(T_ACT, i, here, 0)
+            n += 1
+    return n
+
+
+@njit
+def _dice_key(st, new, k, perm, plus) -> int:
+    """The new dice after ``powers.rearrange(perm, plus)`` as one number (their codes
+    colour * 8 + pips, sorted), without changing them. Scalars: the kernel allocates
+    nothing (play.py)."""
+    order = W.PERMUTATIONS[perm]
+    big = 1 << 20  # after every code: the missing dice sort last
+    c0 = st[S.DIE_COL + new[order[0]]] * 8 + st[S.DIE_PIPS + new[0]] + (plus == 0)
+    c1 = st[S.DIE_COL + new[order[1]]] * 8 + st[S.DIE_PIPS + new[1]] + (plus == 1) \
+        if k > 1 else big
+    c2 = st[S.DIE_COL + new[order[2]]] * 8 + st[S.DIE_PIPS + new[2]] + (plus == 2) \
+        if k > 2 else big
+    lo = min(c0, c1, c2)
+    hi = max(c0, c1, c2)
+    return (lo * 64 + (c0 + c1 + c2 - lo - hi)) * 64 * 64 * 64 + hi
+
+
 @njit(inline="always")  # hot: README, "For developers"
 def _operate_moves(st, tab, p, moves, n, ws) -> int:
     nd = park_dice(st, p, ws[1], ws[4], ws[5])
     n = _operations(st, tab, p, moves, n, ws)
+    n = _skill_moves(st, tab, p, moves, n, ws, nd)
     maps, guide, mascot = _die_powers(st, p)
     hexes = ws[6][S.PARK_DICE:]
     tiles = _tile_hexes(st, p, hexes) if guide else 0
@@ -257,6 +383,7 @@ def _operations(st, tab, p, moves, n, ws) -> int:
     work, parties, counts, slots = ws[2], ws[3], ws[4], ws[5]
     manager = st[b + S.MANAGER_USED] < R.played(st, p, R.MANAGER) and \
         st[b + S.CUBES] < tab[R.P_CUBES]
+    keep = W.admin_colour(st, tab, p) if R.has_admin(st, tab, p, R.A_KEEP_PIPS) else -1
     for h in range(S.HEXES):
         if counts[h] == 0 or st[b + S.TILE + h] < 0:  # a party needs a die
             continue
@@ -265,11 +392,130 @@ def _operations(st, tab, p, moves, n, ws) -> int:
             continue
         on = slots[h, :min(counts[h], R.MAX_ON_TILE)]
         k = R.parties_among(st, tab, st[b + S.TILE + h], on, parties, work)
+        keeps = keep >= 0 and tab[TB.ATT_COLOUR + st[b + S.TILE + h]] == keep
         for j in range(k):
             if n < MAX_MOVES:
                 moves[n] = encode_operation(h, parties[j, 0], parties[j, 1], parties[j, 2],
                                             0 if free else 1)
                 n += 1
+            if keeps:
+                n = _keeping(st, parties[j], keep, h, 0 if free else 1, moves, n)
+    return n
+
+
+@njit
+def _keeping(st, party, colour, h, manager, moves, n) -> int:
+    """The operate administrator's variants of an operation: each party die of its colour
+    (alike dice once) left at its pips."""
+    for x in range(R.MAX_PARTY):
+        i = party[x]
+        if i < 0 or st[S.DIE_COL + i] != colour:
+            continue
+        twin = False
+        for y in range(x):
+            twin = twin or (party[y] >= 0 and _alike(st, party[y], i))
+        if not twin and n < MAX_MOVES:
+            moves[n] = encode_operation(h, party[0], party[1], party[2], manager, x + 1)
+            n += 1
+    return n
+
+
+@njit
+def _skill_moves(st, tab, p, moves, n, ws, nd) -> int:
+    """An operate decision's skill uses into ``moves`` from n on; the new n. Seat p's dice
+    by hex are in ws[4] and ws[5], one die per group of alike dice in ws[1][:nd]."""
+    b = S.seat(p)
+    if st[b + S.SKILLS_N] == 0 or st[b + S.MASCOTS_USED] >= st[b + S.MASCOTS]:
+        return n
+    dice, near, counts, slots = ws[1], ws[2], ws[4], ws[5]
+    for k in range(st[b + S.SKILLS_N]):
+        if (st[b + S.SKILLS_USED] >> k) & 1:
+            continue
+        card = st[b + S.SKILLS + k]
+        power = tab[TB.SK_POWER + card]
+        colour = tab[TB.SK_COLOUR + card]
+        amount = tab[TB.SK_AMOUNT + card]
+        if power == R.SK_MONEY or power == R.SK_STARS:
+            for h in range(S.HEXES):
+                if counts[h] and W.colour_on(st, p, h, colour) > 0 and n < MAX_MOVES:
+                    moves[n] = encode(T_SKILL, h, 0, k)
+                    n += 1
+        elif power == R.SK_NUDGE:
+            n = _nudges(st, p, k, amount, counts, slots, moves, n)
+        else:
+            for g in range(nd):
+                n = _skill_die_moves(st, tab, p, k, power, colour, amount, dice[g], near,
+                                     moves, n)
+    return n
+
+
+@njit
+def _skill_die_moves(st, tab, p, k, power, colour, amount, i, near, moves, n) -> int:
+    """The uses of seat p's k-th skill card (a power acting on one die) on die slot i."""
+    b = S.seat(p)
+    here = st[S.DIE_AT + i] % S.HEXES
+    pips = st[S.DIE_PIPS + i]
+    own = st[S.DIE_COL + i]
+    if power == R.SK_SHIFT and own == colour:
+        for up in range(2):
+            to = pips + amount if up else pips - amount
+            if 1 <= to <= 6 and n < MAX_MOVES:
+                moves[n] = encode(T_SKILL, i, up, k)
+                n += 1
+    elif power == R.SK_TWO_FIVE and own == colour and (pips == 2 or pips == 5):
+        if n < MAX_MOVES:
+            moves[n] = encode(T_SKILL, i, 0, k)
+            n += 1
+    elif power == R.SK_PUSH or power == R.SK_LEAP:
+        for h in range(S.HEXES):
+            d = tab[TB.HEX_DISTANCE + here * S.HEXES + h]
+            if st[b + S.TILE + h] >= 0 and 1 <= d and (
+                    d <= amount if power == R.SK_LEAP else d == 1) and n < MAX_MOVES:
+                moves[n] = encode(T_SKILL, i, h, k)
+                n += 1
+    elif power == R.SK_PULL:  # onto each neighbour tile: the mascot's attraction
+        nn = R.neighbour_tiles(st, tab, p, here, near)
+        for j in range(nn):
+            if n < MAX_MOVES:
+                moves[n] = encode(T_SKILL, i, near[j], k)
+                n += 1
+    elif power == R.SK_RECOLOUR:
+        for c in range(S.COLOURS):
+            if c != own and st[S.BAG + c] > 0 and n < MAX_MOVES:
+                moves[n] = encode(T_SKILL, i, c, k)
+                n += 1
+    return n
+
+
+@njit
+def _nudges(st, p, k, amount, counts, slots, moves, n) -> int:
+    """The nudge on seat p's k-th skill card: two different dice on one attraction, each
+    +-amount within 1..6 (rules.md 38); alike pairs and directions once."""
+    for h in range(S.HEXES):
+        c = counts[h]
+        for x in range(c):
+            i = slots[h, x]
+            first = True
+            for y in range(x):
+                first = first and not _alike(st, slots[h, y], i)
+            if not first:
+                continue
+            for y in range(x + 1, c):
+                j = slots[h, y]
+                first = True
+                for z in range(x + 1, y):
+                    first = first and not _alike(st, slots[h, z], j)
+                if not first:
+                    continue
+                twins = _alike(st, i, j)
+                for dirs in range(4):
+                    if twins and dirs == 2:  # -1 on the first, +1 on the second: as dirs 1
+                        continue
+                    pi = st[S.DIE_PIPS + i] + (amount if dirs & 1 else -amount)
+                    pj = st[S.DIE_PIPS + j] + (amount if dirs & 2 else -amount)
+                    if 1 <= pi <= 6 and 1 <= pj <= 6 and n < MAX_MOVES:
+                        moves[n] = encode(T_SKILL, i, j, k) | (dirs << 32)
+                        n += 1
     return n
 
 
@@ -412,6 +658,7 @@ def random_operate_move(st, tab, p, moves, ws, u) -> int:
             nd += 1
     moves[0] = encode(PASS, 0, 0, 0)
     seen = _operations(st, tab, p, moves, 1, ws)
+    seen = _skill_moves(st, tab, p, moves, seen, ws, nd)
     pick = min(uniform_pick(seen + dice_moves, u), MAX_MOVES - 1)
     if pick < seen:
         return moves[pick]
@@ -427,8 +674,9 @@ def random_operate_move(st, tab, p, moves, ws, u) -> int:
 def apply(st, tab, p, kind, move, ctx) -> int:
     """Apply seat p's ``move`` at a ``kind`` decision. Returns what must follow: for an
     operation, the number of lowered dice left (their slots in ctx); for a build, the amenity
-    bonus (R.BONUS_*); else 0. It draws nothing from the game's stream, so the bots'
-    features can apply a move to a copy of the state."""
+    bonus (R.BONUS_*); for a push or pull skill, 1 (its power and hex in ctx); else 0. It
+    draws nothing from the game's stream, so the bots' features can apply a move to a copy
+    of the state."""
     t, a, bb, c = decode(move)
     b = S.seat(p)
     if t == PASS:  # START, STAFF, MONORAIL, FREE_BUILD and MOVE have no pass
@@ -462,17 +710,39 @@ def apply(st, tab, p, kind, move, ctx) -> int:
             R.remove_upgrade(st, p, a, bb)
     elif kind == K_MOVE:
         R.move_die(st, p, a, bb)
-    elif kind == K_SAVE:
+    elif kind == K_SAVE or kind == K_ADMIN_SAVE:
         R.save_die(st, tab, p, a, bb)
+    elif kind == K_ADMIN:
+        R.keep_admin(st, tab, p, a)
+    elif kind == K_SKILL:
+        R.keep_skill(st, tab, p, a)
+    elif kind == K_TAKE_SKILL:
+        R.take_skill(st, p, a)
+    elif kind == K_LOWER:
+        W.lower_sum(st, p, a)
+    elif kind == K_REARRANGE:
+        W.rearrange(st, ctx[1:], ctx[0], a, bb - 1)
+    elif kind == K_LEFTOVER:
+        W.take_leftover(st, tab, p, a, bb)
+    elif kind == K_SWAP:
+        W.swap_staff(st, p, a, bb)
+    elif kind == K_AGAIN:
+        W.again(st, p, a, bb)
     elif kind == K_OPERATE:
         if t == T_ACT:
-            if c == 1:
+            if c & 1:
                 st[b + S.MANAGER_USED] += 1
             # operate reads party[k] before it writes lowered[n <= k]: one buffer serves both
             party_of(move, ctx[1:4])
-            n = R.operate(st, tab, p, a, ctx[1:4], ctx[1:])
+            n = R.operate(st, tab, p, a, ctx[1:4], ctx[1:], (c >> 1) - 1)
             ctx[0] = n
             return n
+        if t == T_SKILL:  # a second push or pull may follow: its power and hex in ctx
+            if W.use_skill(st, tab, p, c, a, bb, move >> 32):
+                ctx[0] = W.skill_power(st, tab, p, c)
+                ctx[1] = st[b + S.EXTRA_HEX]
+                return 1
+            return 0
         if t == T_MAP:
             R.use_map(st, p, a, bb)
         elif t == T_GUIDE:

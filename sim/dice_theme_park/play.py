@@ -1,4 +1,4 @@
-"""The game loop: one full game of Dice Theme Park (intro game), optionally logged.
+"""The game loop: one game of Dice Theme Park (any mode), optionally logged.
 
 Every decision draws two numbers from the game's stream whatever the bot, so the stream
 does not depend on which bots play (common random numbers stay aligned). The batch kernel
@@ -13,8 +13,10 @@ from numba import njit
 from sim.core.rng import seed_game, uniform
 from sim.dice_theme_park import features as F
 from sim.dice_theme_park import moves as M
+from sim.dice_theme_park import powers as W
 from sim.dice_theme_park import rules as R
 from sim.dice_theme_park import state as S
+from sim.dice_theme_park import tables as TB
 from sim.dice_theme_park.invariants import PATHS_CODE, check_state
 from strategies.selectors import RANDOM, select, uniform_pick
 
@@ -93,10 +95,10 @@ def _die(st, i) -> int:
 
 
 @njit
-def _details(st, tab, p, kind, move, details) -> None:
+def _details(st, tab, p, kind, move, ctx, details) -> None:
     """What the log needs to say about a move before it is applied: the dice of an
     operation's party, the die a move touches, the tile a build takes; -1 where none."""
-    t, a, b, _ = M.decode(move)
+    t, a, b, c = M.decode(move)
     details[:] = -1
     if kind == M.K_OPERATE and t == M.T_ACT:
         M.party_of(move, details)
@@ -109,13 +111,36 @@ def _details(st, tab, p, kind, move, details) -> None:
         details[0] = st[S.DISCARD + a]
     elif kind == M.K_START:
         details[0] = st[S.seat(p) + S.DEALT + a]
+    elif kind == M.K_REARRANGE and t == M.T_ACT:  # the new dice as they become
+        order = W.PERMUTATIONS[a]
+        for k in range(ctx[0]):
+            details[k] = (st[S.DIE_COL + ctx[1 + order[k]]] * 8 + st[S.DIE_PIPS + ctx[1 + k]]
+                          + (1 if k == b - 1 else 0))
     elif kind == M.K_MONORAIL:
         for k in range(S.SPACES):
             if st[S.MONO_COL + a * S.SPACES + k] >= 0:
                 details[k] = (st[S.MONO_COL + a * S.SPACES + k] * 8
                               + st[S.MONO_PIPS + a * S.SPACES + k])
+    elif kind == M.K_ADMIN:
+        details[0] = st[S.seat(p) + S.ADMIN_DEALT + a]
+    elif kind == M.K_SKILL:
+        details[0] = st[S.seat(p) + S.SKILL_DEALT + a]
+    elif kind == M.K_TAKE_SKILL:
+        details[0] = st[S.SKILL_DISPLAY + a]
+    elif kind == M.K_LEFTOVER and t == M.T_ACT:
+        details[0] = (st[S.MONO_COL + a * S.SPACES + b] * 8
+                      + st[S.MONO_PIPS + a * S.SPACES + b])
+    elif kind == M.K_SWAP and t == M.T_ACT:
+        details[0] = st[S.seat(p) + S.PLAYED + a]
+    elif kind == M.K_OPERATE and t == M.T_SKILL:
+        details[0] = st[S.seat(p) + S.SKILLS + c]
+        power = W.skill_power(st, tab, p, c)
+        if power != R.SK_MONEY and power != R.SK_STARS:
+            details[1] = _die(st, a)
+            details[2] = _die(st, b) if power == R.SK_NUDGE else st[S.DIE_AT + a] % S.HEXES
     elif t != M.PASS and (kind == M.K_OPERATE or kind == M.K_MOVE or kind == M.K_SAVE
-                          or kind == M.K_BONUS_PIPS or kind == M.K_CONCIERGE):
+                          or kind == M.K_BONUS_PIPS or kind == M.K_CONCIERGE
+                          or kind == M.K_ADMIN_SAVE or kind == M.K_AGAIN):
         details[0] = _die(st, a)
         details[1] = st[S.DIE_AT + a] % S.HEXES
         if kind == M.K_CONCIERGE and t == 2:
@@ -130,7 +155,7 @@ def _step(st, tab, p, kind, ctx, bots, bot, rng, scratch, log, nlog, r):
         return -1, move, nlog
     details = scratch[6]
     if log.shape[0]:
-        _details(st, tab, p, kind, move, details)
+        _details(st, tab, p, kind, move, ctx, details)
     follow = M.apply(st, tab, p, kind, move, ctx)
     return follow, move, _log(log, nlog, r, kind, p, move, follow, details)
 
@@ -153,6 +178,14 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
     ctx = scratch[5]
     nlog = 0
     first = bot_of(0, game_index, n_players, rotate)
+    modules = tab[TB.MODULES + mode] == 1
+    if modules:  # each keep sees the player's own two cards and what is face up (rules.md 41)
+        for kind in (M.K_ADMIN, M.K_SKILL):
+            for i in range(n_players):
+                p = st[S.ORDER + i]
+                _, _, nlog = _step(st, tab, p, kind, ctx, bots, (first + p) % n_players, rng,
+                                   scratch, log, nlog, -1)
+        R.lay_skill_display(st, tab, rng, True)
     for i in range(n_players):
         p = st[S.ORDER + i]
         bot = (first + p) % n_players
@@ -169,6 +202,10 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
             M.apply(st, tab, p, M.K_STAFF, picks[p], ctx)
             scratch[6][:] = -1
             nlog = _log(log, nlog, r, M.K_STAFF, p, picks[p], 0, scratch[6])
+        for p in range(n_players):  # after the reveal, seeing every sum (rules.md 34)
+            if R.has_admin(st, tab, p, R.A_LOWER_SUM):
+                _, _, nlog = _step(st, tab, p, M.K_LOWER, ctx, bots, (first + p) % n_players,
+                                   rng, scratch, log, nlog, r)
         R.set_turn_order(st, tab)
         for p in range(n_players):
             st[S.seat(p) + S.MONEY] += R.income(st, tab, p)
@@ -178,9 +215,17 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
             bot = (first + p) % n_players
             _, _, nlog = _step(st, tab, p, M.K_MONORAIL, ctx, bots, bot, rng, scratch, log,
                                nlog, r)
+            if R.has_admin(st, tab, p, R.A_REARRANGE):
+                _, _, nlog = _step(st, tab, p, M.K_REARRANGE, ctx, bots, bot, rng, scratch,
+                                   log, nlog, r)
             for _ in range(R.played(st, p, R.CONCIERGE)):
                 _, _, nlog = _step(st, tab, p, M.K_CONCIERGE, ctx, bots, bot, rng, scratch,
                                    log, nlog, r)
+        for i in range(n_players):  # after every monorail and concierge (rules.md 32)
+            p = st[S.ORDER + i]
+            if R.has_admin(st, tab, p, R.A_LEFTOVER):
+                _, _, nlog = _step(st, tab, p, M.K_LEFTOVER, ctx, bots, (first + p) % n_players,
+                                   rng, scratch, log, nlog, r)
         # expand
         for i in range(n_players):
             p = st[S.ORDER + i]
@@ -195,8 +240,11 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
             elif bonus == R.BONUS_FREE_BUILD:
                 _, _, nlog = _step(st, tab, p, M.K_FREE_BUILD, ctx, bots, bot, rng, scratch,
                                    log, nlog, r)
-            _, _, nlog = _step(st, tab, p, M.K_MASCOT, ctx, bots, bot, rng, scratch, log,
-                               nlog, r)
+            _, hired, nlog = _step(st, tab, p, M.K_MASCOT, ctx, bots, bot, rng, scratch, log,
+                                   nlog, r)
+            if hired > 0 and modules and st[S.SKILL_DISPLAY_N] > 0:
+                _, _, nlog = _step(st, tab, p, M.K_TAKE_SKILL, ctx, bots, bot, rng, scratch,
+                                   log, nlog, r)
         # improve
         for i in range(n_players):
             p = st[S.ORDER + i]
@@ -218,13 +266,21 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
                                             scratch, log, nlog, r)
                 if move <= 0:
                     break
-                if M.decode(move)[0] == M.T_ACT and lowered > 0:
+                t = M.decode(move)[0]
+                if t == M.T_ACT and lowered > 0:
                     _, _, nlog = _step(st, tab, p, M.K_MOVE, ctx, bots, bot, rng, scratch,
                                        log, nlog, r)
+                elif t == M.T_SKILL and lowered > 0:  # the push's or pull's next moves
+                    while st[S.seat(p) + S.AGAIN_LEFT] > 0:
+                        _, again, nlog = _step(st, tab, p, M.K_AGAIN, ctx, bots, bot, rng,
+                                               scratch, log, nlog, r)
+                        if again <= 0:
+                            st[S.seat(p) + S.AGAIN_LEFT] = 0
                 if check and bad == 0:
                     bad = check_state(st, tab)
         # upkeep
         for p in range(n_players):
+            W.score_round_stars(st, tab, p)  # reads the cubes: first
             R.score_cubes(st, tab, p)
         if st[S.OBJECTIVE + r] >= 0:
             R.score_objective(st, tab, st[S.OBJECTIVE + r])
@@ -233,10 +289,17 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
                 p = st[S.ORDER + i]
                 nlog = _ones_leave(st, tab, p, ctx, bots, (first + p) % n_players, rng,
                                    scratch, log, nlog, r)
+            for i in range(n_players):
+                p = st[S.ORDER + i]
+                if R.has_admin(st, tab, p, R.A_SWAP):
+                    _, _, nlog = _step(st, tab, p, M.K_SWAP, ctx, bots, (first + p) % n_players,
+                                       rng, scratch, log, nlog, r)
             R.rotate_staff(st)
             R.reset_round(st)
             R.refill_monorails(st, tab, rng)
             R.refill_display(st, tab, r + 1)
+            if modules:
+                R.lay_skill_display(st, tab, rng, False)
         if check and bad == 0:
             bad = check_state(st, tab)
     R.end_money(st, tab)
@@ -248,12 +311,18 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
 
 @njit
 def _ones_leave(st, tab, p, ctx, bots, bot, rng, scratch, log, nlog, r) -> int:
-    """Upkeep 4: seat p's dice at 1 leave the park; each ticket agent played may save one."""
+    """Upkeep 4: seat p's dice at 1 leave the park; each ticket agent played may save one,
+    then the administrator one of its colour."""
     for _ in range(R.played(st, p, R.TICKET_AGENT)):
         ctx[0] = R.ones(st, p, ctx[1:])
         if ctx[0] == 0:
             break
         _, _, nlog = _step(st, tab, p, M.K_SAVE, ctx, bots, bot, rng, scratch, log, nlog, r)
+    if R.has_admin(st, tab, p, R.A_SAVE):  # one more, of its colour (rules.md 29)
+        ctx[0] = W.leaving_of_colour(st, p, W.admin_colour(st, tab, p), ctx[1:])
+        if ctx[0] > 0:
+            _, _, nlog = _step(st, tab, p, M.K_ADMIN_SAVE, ctx, bots, bot, rng, scratch, log,
+                               nlog, r)
     n = R.ones(st, p, ctx[1:])
     for k in range(n):
         R.discard_die(st, ctx[1 + k])
@@ -263,13 +332,17 @@ def _ones_leave(st, tab, p, ctx, bots, bot, rng, scratch, log, nlog, r) -> int:
 @njit(cache=True)  # called from Python (replay): an entry point
 def final_standing(st, tab, dice_after, wins, ranks) -> None:
     """Win shares and ranks (rules.standing) with the dice in the park counted after the 1s
-    leave (a ticket agent played in the last round saves one)."""
+    leave (a ticket agent played in the last round saves one, the discard-saving
+    administrator one of its colour)."""
     n = st[S.N_PLAYERS]
     ones = np.empty(S.DICE, dtype=np.int64)
     for p in range(n):
         k = R.ones(st, p, ones)
-        dice_after[p] = R.objective_measure(st, tab, p, 1) - k + min(
-            k, R.played(st, p, R.TICKET_AGENT))
+        saves = R.played(st, p, R.TICKET_AGENT)
+        if R.has_admin(st, tab, p, R.A_SAVE) and W.leaving_of_colour(
+                st, p, W.admin_colour(st, tab, p), ones) > 0:
+            saves += 1  # the ticket agents save the others first (rules.md 29)
+        dice_after[p] = R.objective_measure(st, tab, p, 1) - k + min(k, saves)
     R.standing(st, dice_after, wins, ranks)
 
 

@@ -9,7 +9,22 @@ from sim.core.results import categorical, schema_columns
 from sim.dice_theme_park import batch as B
 from sim.dice_theme_park.data import MODES, STACKS, DiceThemeParkData
 
-SOURCES = ("operations", "special_effects", "objectives", "money", "other")
+SOURCES = B.SOURCES
+NONE = "none"  # the administrator and skill columns of an intro game
+
+
+def _pairs(names: list[str], lo: np.ndarray, hi: np.ndarray) -> pa.DictionaryArray:
+    """Two dealt cards (rows ``lo`` < ``hi`` of ``names``) as one category "a + b", every
+    pair in table order so that chunks agree; "none" where nothing was dealt."""
+    k = len(names)
+    labels = [f"{names[a]} + {names[b]}" for a in range(k) for b in range(a + 1, k)]
+    # pair (a, b) of k items, a < b, is number a * k - a * (a + 1) / 2 + b - a - 1
+    code = lo * k - lo * (lo + 1) // 2 + hi - lo - 1
+    return categorical(np.where(lo < 0, len(labels), code), [*labels, NONE])
+
+
+def _card(names: list[str], rows: np.ndarray) -> pa.DictionaryArray:
+    return categorical(np.where(rows < 0, len(names), rows), [*names, NONE])
 
 
 def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, start: int,
@@ -44,6 +59,13 @@ def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, sta
         "attractions": pa.array(f["attractions"].astype(np.int8)),
         "upgrades": pa.array(f["upgrades"].astype(np.int8)),
         "mascots": pa.array(f["mascots"].astype(np.int8)),
+    }
+    columns |= {
+        "admin_pair": _pairs(data.administrator_names, f["admin_dealt_1"], f["admin_dealt_2"]),
+        "admin": _card(data.administrator_names, f["admin"]),
+        "skill_pair": _pairs(data.skill_names, f["skill_dealt_1"], f["skill_dealt_2"]),
+        "skill": _card(data.skill_names, f["skill"]),
+        "skills_taken": pa.array(f["skills_taken"].astype(np.int64)),
     }
     for k in range(B.OBJECTIVES):
         codes = g[f"objective_{k + 1}"]

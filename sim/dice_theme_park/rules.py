@@ -12,6 +12,7 @@ from numba import njit
 from sim.core.rng import randint, shuffle
 from sim.dice_theme_park import state as S
 from sim.dice_theme_park import tables as TB
+from sim.dice_theme_park.data import ADMIN_POWERS, SKILL_POWERS
 
 P_START_MONEY = TB.PARAMS + TB.P["start_money"]
 P_MAPS_AT_START = TB.PARAMS + TB.P["maps_at_start"]
@@ -33,6 +34,34 @@ P_MAP_PRICE = TB.PARAMS + TB.P["map_price"]
 P_MASCOT_PRICE = TB.PARAMS + TB.P["mascot_price"]
 P_MAX_UPGRADES_INSTALLED = TB.PARAMS + TB.P["max_upgrades_installed"]
 P_MAX_MAPS_BOUGHT = TB.PARAMS + TB.P["max_maps_bought"]
+P_ADMINISTRATORS = TB.PARAMS + TB.P["administrators"]
+P_SKILLS = TB.PARAMS + TB.P["skills"]
+
+# administrator and skill powers (data.ADMIN_POWERS, data.SKILL_POWERS order); cards.py
+(A_SAVE, A_KEEP_PIPS, A_COLOUR_STARS, A_OPERATED_STARS, A_MASCOT_STARS, A_UPGRADE_DISCOUNT,
+ A_MAP_DISCOUNT, A_MASCOT_DISCOUNT, A_MONEY_PER_STAR, A_LOWER_SUM, A_REARRANGE, A_LEFTOVER,
+ A_SWAP) = range(len(ADMIN_POWERS))
+(SK_SHIFT, SK_TWO_FIVE, SK_MONEY, SK_STARS, SK_NUDGE, SK_PUSH, SK_PULL, SK_LEAP,
+ SK_RECOLOUR) = range(len(SKILL_POWERS))
+
+
+@njit
+def admin_amount(st, tab, p, power) -> int:
+    """The amount of seat p's administrator when it has ``power`` and is still in the game,
+    else 0 (every power with an amount has one of at least 1, data.py)."""
+    b = S.seat(p)
+    a = st[b + S.ADMIN]
+    if a < 0 or st[b + S.ADMIN_GONE] or tab[TB.ADM_POWER + a] != power:
+        return 0
+    return tab[TB.ADM_AMOUNT + a]
+
+
+@njit
+def has_admin(st, tab, p, power) -> bool:
+    """Seat p's administrator has ``power`` and is still in the game."""
+    b = S.seat(p)
+    a = st[b + S.ADMIN]
+    return a >= 0 and st[b + S.ADMIN_GONE] == 0 and tab[TB.ADM_POWER + a] == power
 
 
 # ---------------------------------------------------------------- dice
@@ -163,6 +192,11 @@ def setup(st, tab, n_players, mode, rng) -> None:
             st[b + S.UPGRADES + k] = tab[P_UPGRADES_EACH]
         for h in range(S.HEXES):
             st[b + S.TILE + h] = -1
+        st[b + S.ADMIN] = -1
+        st[b + S.SKILL_KEPT] = -1
+        for k in range(2):
+            st[b + S.ADMIN_DEALT + k] = -1
+            st[b + S.SKILL_DEALT + k] = -1
         basic = 0
         for a in range(tab[P_ATTRACTIONS]):
             kind = tab[TB.ATT_STACK + a]
@@ -177,6 +211,8 @@ def setup(st, tab, n_players, mode, rng) -> None:
                             st[b + S.TILE + h] = a
                         seen += 1
                 basic += 1
+    if tab[TB.MODULES + mode]:
+        deal_cards(st, tab, rng)
     # the stacks, shuffled, and two A tiles dealt to each player in turn order
     for a in range(tab[P_ATTRACTIONS]):
         kind = tab[TB.ATT_STACK + a]
@@ -194,6 +230,85 @@ def setup(st, tab, n_players, mode, rng) -> None:
             st[S.STACK_A_N] -= 1
             st[b + S.DEALT + k] = st[S.STACK_A + st[S.STACK_A_N]]
         st[b + S.KEPT] = -1
+
+
+@njit
+def deal_cards(st, tab, rng) -> None:
+    """Full and short games (setup 17-18): the administrators shuffled, two dealt to each
+    player in turn order (``ADMIN_DEALT``; the rest stay in the box); the skills shuffled
+    into the deck, two dealt to each player (``SKILL_DEALT``)."""
+    n_admins = tab[P_ADMINISTRATORS]
+    for i in range(n_admins):
+        st[S.ADMIN_DECK + i] = i
+    shuffle(rng, st, S.ADMIN_DECK, n_admins)
+    n_skills = tab[P_SKILLS]
+    for i in range(n_skills):
+        st[S.SKILL_DECK + i] = i
+    st[S.SKILL_DECK_N] = n_skills
+    shuffle(rng, st, S.SKILL_DECK, n_skills)
+    for i in range(st[S.N_PLAYERS]):
+        b = S.seat(st[S.ORDER + i])
+        for k in range(2):
+            st[b + S.ADMIN_DEALT + k] = st[S.ADMIN_DECK + 2 * i + k]
+            st[S.SKILL_DECK_N] -= 1
+            st[b + S.SKILL_DEALT + k] = st[S.SKILL_DECK + st[S.SKILL_DECK_N]]
+
+
+@njit
+def keep_admin(st, tab, p, which) -> None:
+    """Seat p keeps dealt administrator ``which`` (0 or 1); the other goes to the box."""
+    b = S.seat(p)
+    st[b + S.ADMIN] = st[b + S.ADMIN_DEALT + which]
+
+
+@njit
+def keep_skill(st, tab, p, which) -> None:
+    """Seat p keeps dealt skill ``which`` (0 or 1), its starting mascot on it; the other
+    goes back into the deck (shuffled with ``lay_skill_display``)."""
+    b = S.seat(p)
+    kept = st[b + S.SKILL_DEALT + which]
+    st[b + S.SKILL_KEPT] = kept
+    st[b + S.SKILLS] = kept
+    st[b + S.SKILLS_N] = 1
+    st[S.SKILL_DECK + st[S.SKILL_DECK_N]] = st[b + S.SKILL_DEALT + 1 - which]
+    st[S.SKILL_DECK_N] += 1
+
+
+@njit
+def lay_skill_display(st, tab, rng, reshuffle) -> None:
+    """The skill display's leftovers onto the discard pile, then players + 1 cards from the
+    deck (setup 19 after the deck is shuffled again when ``reshuffle``; upkeep 9). A deck
+    that runs out takes the discard pile, shuffled (rules.md 40)."""
+    for k in range(st[S.SKILL_DISPLAY_N]):
+        st[S.SKILL_DISCARD + st[S.SKILL_DISCARD_N]] = st[S.SKILL_DISPLAY + k]
+        st[S.SKILL_DISCARD_N] += 1
+    st[S.SKILL_DISPLAY_N] = 0
+    if reshuffle:
+        shuffle(rng, st, S.SKILL_DECK, st[S.SKILL_DECK_N])
+    for _ in range(st[S.N_PLAYERS] + 1):
+        if st[S.SKILL_DECK_N] == 0 and st[S.SKILL_DISCARD_N] > 0:
+            for k in range(st[S.SKILL_DISCARD_N]):
+                st[S.SKILL_DECK + k] = st[S.SKILL_DISCARD + k]
+            st[S.SKILL_DECK_N] = st[S.SKILL_DISCARD_N]
+            st[S.SKILL_DISCARD_N] = 0
+            shuffle(rng, st, S.SKILL_DECK, st[S.SKILL_DECK_N])
+        if st[S.SKILL_DECK_N] > 0:
+            st[S.SKILL_DECK_N] -= 1
+            st[S.SKILL_DISPLAY + st[S.SKILL_DISPLAY_N]] = st[S.SKILL_DECK + st[S.SKILL_DECK_N]]
+            st[S.SKILL_DISPLAY_N] += 1
+
+
+@njit
+def take_skill(st, p, k) -> None:
+    """Seat p takes skill display card k for the mascot just hired; the display closes up."""
+    b = S.seat(p)
+    card = st[S.SKILL_DISPLAY + k]
+    st[b + S.SKILLS + st[b + S.SKILLS_N]] = card
+    st[b + S.SKILLS_N] += 1
+    st[b + S.TAKEN] |= 1 << card
+    for j in range(k, st[S.SKILL_DISPLAY_N] - 1):
+        st[S.SKILL_DISPLAY + j] = st[S.SKILL_DISPLAY + j + 1]
+    st[S.SKILL_DISPLAY_N] -= 1
 
 
 @njit
@@ -248,8 +363,11 @@ def play_staff(st, tab, p, first, second) -> None:
 
 @njit
 def staff_sum(st, tab, p) -> int:
+    """The pips of seat p's two staff cards, less what its administrator took off (never
+    below 0, rules.md 34)."""
     b = S.seat(p)
-    return tab[TB.STAFF_PIPS + st[b + S.PLAYED]] + tab[TB.STAFF_PIPS + st[b + S.PLAYED + 1]]
+    return max(0, tab[TB.STAFF_PIPS + st[b + S.PLAYED]] + tab[TB.STAFF_PIPS + st[b + S.PLAYED + 1]]
+               - st[b + S.SUM_OFF])
 
 
 @njit
@@ -384,9 +502,15 @@ def score_objective(st, tab, card) -> None:
 
 @njit
 def end_money(st, tab) -> None:
-    """1 star per $3 left (rounded down) for every seat."""
+    """1 star per $3 left (rounded down) for every seat; the administrator's 1 per $2
+    instead (rules.md 36): what it adds over the $3 is the administrators' source."""
     for p in range(st[S.N_PLAYERS]):
-        add_stars(st, p, S.SRC_MONEY, st[S.seat(p) + S.MONEY] // tab[P_MONEY_PER_STAR])
+        money = st[S.seat(p) + S.MONEY]
+        stars = money // tab[P_MONEY_PER_STAR]
+        add_stars(st, p, S.SRC_MONEY, stars)
+        per = admin_amount(st, tab, p, A_MONEY_PER_STAR)
+        if per:
+            add_stars(st, p, S.SRC_ADMINS, money // per - stars)
 
 
 @njit
@@ -587,11 +711,12 @@ def free_icon(st, tab, p, hex_) -> bool:
 
 
 @njit
-def operate(st, tab, p, hex_, party, lowered) -> int:
+def operate(st, tab, p, hex_, party, lowered, keep=-1) -> int:
     """Seat p operates its attraction on ``hex_`` with the dice of ``party`` (slots, -1
     padded): a cube on it, every party die lowered by 1 (a die at 1 goes to the bag
-    instead), the attraction's colour adjustments spent. The lowered dice still in the park
-    go into ``lowered``; their number (one of them must then move, ``move_die``)."""
+    instead) but party[keep] (the administrator's die not lowered, rules.md 28), the
+    attraction's colour adjustments spent. The lowered dice still in the park go into
+    ``lowered``; their number (one of them must then move, ``move_die``)."""
     b = S.seat(p)
     st[b + S.CUBES] += 1
     st[b + S.CUBES_ON + hex_] += 1
@@ -600,7 +725,7 @@ def operate(st, tab, p, hex_, party, lowered) -> int:
     n = 0
     for k in range(MAX_PARTY):
         i = party[k]
-        if i < 0:
+        if i < 0 or k == keep:
             continue
         if st[S.DIE_PIPS + i] == 1:
             discard_die(st, i)
@@ -772,8 +897,10 @@ def build_from_discard(st, tab, p, k, hex_) -> None:
 
 @njit
 def mascot_price(st, tab, p) -> int:
-    """$5, $2 off per mascot staff played, never below $0 (rules.md 16)."""
-    return max(0, tab[P_MASCOT_PRICE] - 2 * played(st, p, MASCOT))
+    """$5, $2 off per mascot staff played and the administrator's discount, never below $0
+    (rules.md 16, 31)."""
+    return max(0, tab[P_MASCOT_PRICE] - 2 * played(st, p, MASCOT)
+               - admin_amount(st, tab, p, A_MASCOT_DISCOUNT))
 
 
 @njit
@@ -787,9 +914,15 @@ def hire_mascot(st, tab, p) -> None:
 
 
 @njit
+def map_price(st, tab, p) -> int:
+    """$3, less the administrator's discount, never below $0 (rules.md 31)."""
+    return max(0, tab[P_MAP_PRICE] - admin_amount(st, tab, p, A_MAP_DISCOUNT))
+
+
+@njit
 def buy_map(st, tab, p) -> None:
     b = S.seat(p)
-    st[b + S.MONEY] -= tab[P_MAP_PRICE]
+    st[b + S.MONEY] -= map_price(st, tab, p)
     st[b + S.MAPS_UP] += 1
     st[b + S.MAPS_BOUGHT] += 1
 
@@ -797,7 +930,8 @@ def buy_map(st, tab, p) -> None:
 @njit
 def upgrade_cost(st, tab, p, hex_) -> int:
     """Cost of the next upgrade on seat p's ``hex_``: the cheapest free space's printed cost,
-    $1 off per architect played, never below $0; -1 when no space is free."""
+    $1 off per architect played and the administrator's discount, never below $0; -1 when
+    no space is free."""
     b = S.seat(p)
     a = st[b + S.TILE + hex_]
     if a < 0:
@@ -805,7 +939,8 @@ def upgrade_cost(st, tab, p, hex_) -> int:
     used = bits(st[b + S.UPGRADE + hex_])
     if used >= 2 or tab[TB.ATT_UPGRADE_COST + a * 2 + used] < 0:
         return -1
-    return max(0, tab[TB.ATT_UPGRADE_COST + a * 2 + used] - played(st, p, ARCHITECT))
+    return max(0, tab[TB.ATT_UPGRADE_COST + a * 2 + used] - played(st, p, ARCHITECT)
+               - admin_amount(st, tab, p, A_UPGRADE_DISCOUNT))
 
 
 @njit
@@ -935,7 +1070,8 @@ def reset_round(st) -> None:
         st[b + S.MAPS_DOWN] = 0
         st[b + S.MASCOTS_USED] = 0
         for f in (S.OPS_ROUND, S.STARS_ROUND, S.MONEY_ROUND, S.INSTALLED, S.MAPS_BOUGHT,
-                  S.REMOVED, S.GUIDE_USED, S.MANAGER_USED, S.EXTRA_LEFT):
+                  S.REMOVED, S.GUIDE_USED, S.MANAGER_USED, S.EXTRA_LEFT, S.SKILLS_USED,
+                  S.AGAIN_LEFT, S.SUM_OFF):
             st[b + f] = 0
         first, last = S.park_slots(st, p)
         for i in range(first, last):

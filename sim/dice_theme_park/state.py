@@ -18,6 +18,10 @@ Layout::
     12 PREV_ORDER[4]     last round's turn order (the setup order in round 1)
     SETUP_ORDER[4]       the turn order drawn at setup (what a seat was dealt)
     OBJ_DECK[16]         the objective deck as shuffled at setup (objectives.csv rows)
+    ADMIN_DECK[16]       the administrators as shuffled at setup (full and short games)
+    SKILL_DECK_N, SKILL_DECK[32]         skill cards face down, top is the last
+    SKILL_DISPLAY_N, SKILL_DISPLAY[8]    face-up skill cards to take when hiring
+    SKILL_DISCARD_N, SKILL_DISCARD[32]   the skill display's leftovers (rules.md 40)
     16 BAG[3]            dice of each colour in the bag
     19 ASIDE[3]          dice set aside (not in play; refill an empty bag)
     22 SUBST[3]          substitute dice drawn from an empty bag, per colour (rules.md 1)
@@ -58,6 +62,16 @@ Layout::
         112 EXTRA_LEFT, 113 EXTRA_HEX      the mascot staff's extra adjustments left after
                              the last mascot use, and that use's hex
         114 OPS_TOTAL        operations in the game so far
+        115 ADMIN            the administrator kept (administrators.csv row), -1: none
+        116 ADMIN_GONE       1 once the staff swap sent it back to the box (rules.md 35)
+        117 ADMIN_DEALT[2], 119 SKILL_DEALT[2]   the cards dealt at setup
+        121 SKILL_KEPT       the skill kept at setup
+        122 SKILLS_N, 123 SKILLS[8]   skill cards held, one per mascot (rules.md 40);
+                             SKILLS[0] is the kept one
+        131 SKILLS_USED      bit k: the mascot on SKILLS[k] was used this round
+        132 TAKEN            bit k: skill row k taken from the display when hiring
+        133 AGAIN_LEFT       moves left of the push or pull skill just used (its second)
+        134 SUM_OFF          what the administrator took off this round's staff pips sum
 """
 
 from numba import njit
@@ -72,6 +86,9 @@ MAX_OBJECTIVES = 16
 MAX_ATTRACTIONS = 48  # rows of the packed tables (tables.py)
 MAX_MONORAILS = 16
 STACK_CAP = 24
+MAX_ADMINS = 16
+MAX_SKILLS = 32  # the skills' bit set (TAKEN) must fit 63 bits
+SKILLS_HELD = 8  # skill cards one player holds: one per mascot (6 in a colour)
 DISPLAY_CAP = 8
 DISCARD_CAP = 48
 # A park's dice have their own range of slots, so that what reads one park's dice (legal
@@ -119,7 +136,14 @@ DIE_AT = DIE_PIPS + DICE
 DIE_TINT = DIE_AT + DICE
 SETUP_ORDER = DIE_TINT + DICE
 OBJ_DECK = SETUP_ORDER + MAX_PLAYERS
-SEAT = OBJ_DECK + MAX_OBJECTIVES
+ADMIN_DECK = OBJ_DECK + MAX_OBJECTIVES
+SKILL_DECK_N = ADMIN_DECK + MAX_ADMINS
+SKILL_DECK = SKILL_DECK_N + 1
+SKILL_DISPLAY_N = SKILL_DECK + MAX_SKILLS
+SKILL_DISPLAY = SKILL_DISPLAY_N + 1
+SKILL_DISCARD_N = SKILL_DISPLAY + DISPLAY_CAP
+SKILL_DISCARD = SKILL_DISCARD_N + 1
+SEAT = SKILL_DISCARD + MAX_SKILLS
 
 MONEY = 0
 STARS = 1
@@ -149,7 +173,18 @@ MANAGER_USED = GUIDE_USED + 1
 EXTRA_LEFT = MANAGER_USED + 1
 EXTRA_HEX = EXTRA_LEFT + 1
 OPS_TOTAL = EXTRA_HEX + 1
-SEAT_SIZE = OPS_TOTAL + 1
+ADMIN = OPS_TOTAL + 1
+ADMIN_GONE = ADMIN + 1
+ADMIN_DEALT = ADMIN_GONE + 1
+SKILL_DEALT = ADMIN_DEALT + 2
+SKILL_KEPT = SKILL_DEALT + 2
+SKILLS_N = SKILL_KEPT + 1
+SKILLS = SKILLS_N + 1
+SKILLS_USED = SKILLS + SKILLS_HELD
+TAKEN = SKILLS_USED + 1
+AGAIN_LEFT = TAKEN + 1
+SUM_OFF = AGAIN_LEFT + 1
+SEAT_SIZE = SUM_OFF + 1
 
 SIZE = SEAT + MAX_PLAYERS * SEAT_SIZE
 

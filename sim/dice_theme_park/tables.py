@@ -24,12 +24,13 @@ PARAM_NAMES = ("start_money", "operating_cubes", "entrance_income", "mascot_pric
                "money_per_star_at_end", "max_pips", "staff_played", "bonus_set_any_pips",
                "bonus_draw_die_at", "bonus_draw_die_pips", "bonus_free_build",
                "attractions", "objectives", "monorails", "entrance_hex", "min_players",
-               "max_players", "dice_per_colour")
+               "max_players", "dice_per_colour", "administrators", "skills")
 P = {name: k for k, name in enumerate(PARAM_NAMES)}
 
 SHAPES = {
     "params": (32,),
     "rounds": (N_MODES,),
+    "modules": (N_MODES,),  # 1: administrators and skills in play (all but the intro game)
     "objective_round": (N_MODES, S.MAX_ROUNDS),  # 1 when round r has an objective
     "stack_for_round": (N_MODES, S.MAX_ROUNDS),  # 0 stack A, 1 stack B
     "in_bag": (S.MAX_PLAYERS + 1,),  # dice of each colour in the bag, by player count
@@ -53,12 +54,23 @@ SHAPES = {
     "obj_colour": (MAX_OBJECTIVES,),
     "obj_measure": (MAX_OBJECTIVES,),
     "obj_best": (MAX_OBJECTIVES,),
+    "hex_distance": (S.HEXES, S.HEXES),  # steps between two hexes of a park (the leap)
+    "adm_power": (S.MAX_ADMINS,),  # data.ADMIN_POWERS index
+    "adm_colour": (S.MAX_ADMINS,),
+    "adm_amount": (S.MAX_ADMINS,),
+    "adm_thresholds": (S.MAX_ADMINS, 3),
+    "adm_stars": (S.MAX_ADMINS, 3),
+    "sk_power": (S.MAX_SKILLS,),  # data.SKILL_POWERS index
+    "sk_colour": (S.MAX_SKILLS,),
+    "sk_amount": (S.MAX_SKILLS,),
+    "sk_limit": (S.MAX_SKILLS,),
 }
 
 OFFSETS, SIZE = layout(SHAPES)
 
 PARAMS = OFFSETS["params"]
 ROUNDS = OFFSETS["rounds"]
+MODULES = OFFSETS["modules"]
 OBJECTIVE_ROUND = OFFSETS["objective_round"]
 STACK_FOR_ROUND = OFFSETS["stack_for_round"]
 IN_BAG = OFFSETS["in_bag"]
@@ -82,6 +94,16 @@ ATT_UPGRADE_COST = OFFSETS["att_upgrade_cost"]
 OBJ_COLOUR = OFFSETS["obj_colour"]
 OBJ_MEASURE = OFFSETS["obj_measure"]
 OBJ_BEST = OFFSETS["obj_best"]
+HEX_DISTANCE = OFFSETS["hex_distance"]
+ADM_POWER = OFFSETS["adm_power"]
+ADM_COLOUR = OFFSETS["adm_colour"]
+ADM_AMOUNT = OFFSETS["adm_amount"]
+ADM_THRESHOLDS = OFFSETS["adm_thresholds"]
+ADM_STARS = OFFSETS["adm_stars"]
+SK_POWER = OFFSETS["sk_power"]
+SK_COLOUR = OFFSETS["sk_colour"]
+SK_AMOUNT = OFFSETS["sk_amount"]
+SK_LIMIT = OFFSETS["sk_limit"]
 
 STACK_ENTRANCE, STACK_BASIC, STACK_A, STACK_B = range(len(D.STACKS))
 ROLE_ENTRANCE, ROLE_BASIC, ROLE_SETUP, ROLE_OPEN = range(len(D.PARK_ROLES))
@@ -93,7 +115,8 @@ def pack(d: D.DiceThemeParkData) -> np.ndarray:
     values: dict[str, np.ndarray] = {name: np.zeros(shape, dtype=np.int64)
                                      for name, shape in SHAPES.items()}
     if len(d.attractions) > MAX_ATTRACTIONS or len(d.objectives) > MAX_OBJECTIVES \
-            or len(d.monorails) > MAX_MONORAILS or len(d.park) != S.HEXES:
+            or len(d.monorails) > MAX_MONORAILS or len(d.park) != S.HEXES \
+            or len(d.administrators) > S.MAX_ADMINS or len(d.skills) > S.MAX_SKILLS:
         raise ValueError("the data exceeds the engine's capacities")  # data.load refuses it
     par = values["params"]
     for name in PARAM_NAMES[:13]:
@@ -110,8 +133,11 @@ def pack(d: D.DiceThemeParkData) -> np.ndarray:
     par[P["entrance_hex"]] = int(np.flatnonzero(d.park["role"] == ROLE_ENTRANCE)[0])
     par[P["min_players"]], par[P["max_players"]] = p["min_players"], p["max_players"]
     par[P["dice_per_colour"]] = p["dice"]["per_colour"]
+    par[P["administrators"]] = len(d.administrators)
+    par[P["skills"]] = len(d.skills)
     for m, mode in enumerate(D.MODES):
         values["rounds"][m] = p["rounds"][mode]
+        values["modules"][m] = mode != "intro"  # the seed: the intro game leaves them out
         for r in p["objective_rounds"][mode]:
             values["objective_round"][m, r - 1] = 1
         for r, stack in enumerate(p["stack_for_round"][mode]):
@@ -130,6 +156,9 @@ def pack(d: D.DiceThemeParkData) -> np.ndarray:
     for i, (q, r) in enumerate(zip(d.park["q"], d.park["r"])):
         for s, (dq, dr) in enumerate(D.HEX_STEPS):
             values["hex_neighbours"][i, s] = where.get((int(q) + dq, int(r) + dr), -1)
+    q, r = d.park["q"].astype(np.int64), d.park["r"].astype(np.int64)
+    dq, dr = q[:, None] - q[None, :], r[:, None] - r[None, :]
+    values["hex_distance"][:] = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
     a = d.attractions
     k = len(a)
     for field in ("stack", "cost", "income", "requirement", "requirement_colour", "stars",
@@ -141,6 +170,12 @@ def pack(d: D.DiceThemeParkData) -> np.ndarray:
     values["obj_colour"][:k] = d.objectives["colour"]
     values["obj_measure"][:k] = d.objectives["measure"]
     values["obj_best"][:k] = d.objectives["best"]
+    k = len(d.administrators)
+    for field in ("power", "colour", "amount", "thresholds", "stars"):
+        values[f"adm_{field}"][:k] = d.administrators[field]
+    k = len(d.skills)
+    for field in ("power", "colour", "amount", "limit"):
+        values[f"sk_{field}"][:k] = d.skills[field]
     tab = np.zeros(SIZE, dtype=np.int64)
     for name, block in values.items():
         tab[OFFSETS[name] : OFFSETS[name] + block.size] = block.ravel()
