@@ -435,11 +435,14 @@ def _skill_moves(st, tab, p, moves, n, ws, nd) -> int:
         power = tab[TB.SK_POWER + card]
         colour = tab[TB.SK_COLOUR + card]
         amount = tab[TB.SK_AMOUNT + card]
-        if power == R.SK_MONEY or power == R.SK_STARS:
+        if power == R.SK_MONEY or power == R.SK_STARS:  # where a die of its colour is
             for h in range(S.HEXES):
-                if counts[h] and W.colour_on(st, p, h, colour) > 0 and n < MAX_MOVES:
-                    moves[n] = encode(T_SKILL, h, 0, k)
-                    n += 1
+                for x in range(counts[h]):
+                    if st[S.DIE_COL + slots[h, x]] == colour:
+                        if n < MAX_MOVES:
+                            moves[n] = encode(T_SKILL, h, 0, k)
+                            n += 1
+                        break
         elif power == R.SK_NUDGE:
             n = _nudges(st, p, k, amount, counts, slots, moves, n)
         else:
