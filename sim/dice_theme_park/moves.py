@@ -280,7 +280,7 @@ def _admin_moves(st, tab, p, kind, ctx, moves, ws) -> int:
     b = S.seat(p)
     n = 1
     if kind == K_REARRANGE:  # each outcome once: the new dice as a sorted set of codes
-        keys = ws[0]
+        keys = ws[1]  # up to 6 orders x 4 raises: more than ws[0] holds
         k = ctx[0]
         keys[0] = _dice_key(st, ctx[1:], k, 0, -1)  # as taken: the pass
         for perm in range(6 if k == 3 else (2 if k == 2 else 1)):
