@@ -25,7 +25,7 @@ MODES = data.MODES  # the game's modes: --mode (recorded in run.json's sets and 
 DEFAULT_MODE = "full"  # the game people play (the seed recommends it after a first game)
 # memory one game of a chunk takes at its peak (result arrays, table, parquet writer)
 BYTES_PER_GAME = 2048
-COMPILE_SECONDS = 210  # the first run's compile, measured on a 2-core machine (all modes)
+COMPILE_SECONDS = 160  # the first run's compile, measured on a 2-core machine (all modes)
 
 
 @dataclass(frozen=True)
