@@ -64,8 +64,8 @@ def round_stars(st, tab, p) -> int:
     colour operated, attractions operated, mascots): the highest threshold met (rules.md
     30). Reads the cubes, so it comes before ``rules.score_cubes``."""
     b = S.seat(p)
-    a = st[b + S.ADMIN]
-    if a < 0 or st[b + S.ADMIN_GONE]:
+    a = R.active_admin(st, p)
+    if a < 0:
         return 0
     power = tab[TB.ADM_POWER + a]
     if power == R.A_MASCOT_STARS:

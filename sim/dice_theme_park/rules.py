@@ -46,22 +46,25 @@ P_SKILLS = TB.PARAMS + TB.P["skills"]
 
 
 @njit
-def admin_amount(st, tab, p, power) -> int:
-    """The amount of seat p's administrator when it has ``power`` and is still in the game,
-    else 0 (every power with an amount has one of at least 1, data.py)."""
+def active_admin(st, p) -> int:
+    """Seat p's administrator (administrators.csv row) while it is in the game, else -1
+    (none kept, the intro game, or gone after the staff swap)."""
     b = S.seat(p)
-    a = st[b + S.ADMIN]
-    if a < 0 or st[b + S.ADMIN_GONE] or tab[TB.ADM_POWER + a] != power:
-        return 0
-    return tab[TB.ADM_AMOUNT + a]
+    return st[b + S.ADMIN] if st[b + S.ADMIN_GONE] == 0 else -1
 
 
 @njit
 def has_admin(st, tab, p, power) -> bool:
     """Seat p's administrator has ``power`` and is still in the game."""
-    b = S.seat(p)
-    a = st[b + S.ADMIN]
-    return a >= 0 and st[b + S.ADMIN_GONE] == 0 and tab[TB.ADM_POWER + a] == power
+    a = active_admin(st, p)
+    return a >= 0 and tab[TB.ADM_POWER + a] == power
+
+
+@njit
+def admin_amount(st, tab, p, power) -> int:
+    """The amount of seat p's administrator when it has ``power`` and is still in the game,
+    else 0 (every power with an amount has one of at least 1, data.py)."""
+    return tab[TB.ADM_AMOUNT + active_admin(st, p)] if has_admin(st, tab, p, power) else 0
 
 
 # ---------------------------------------------------------------- dice
