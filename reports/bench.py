@@ -27,13 +27,14 @@ def cases(game: str) -> list[tuple[str, int]]:
     return [(bot, n) for bot in module.BENCH_BOTS for n in dict.fromkeys((lo, hi))]
 
 
-def _measure(game: str, bot: str, players: int, games: int, threads: int | None) -> dict:
+def _measure(game: str, bot: str, players: int, games: int, threads: int | None,
+             sets: dict) -> dict:
     """Run in the child: one warm-up chunk, then timed chunks at 1 thread and at all."""
     import numba
 
     module = game_module(game)
     play_chunk = module.play_chunk
-    p, _ = module.prepare(players, [bot] * players)
+    p, _ = module.prepare(players, [bot] * players, sets=sets or None)
     t0 = time.perf_counter()
     play_chunk(p, seed=1, start=0, n=1)
     first = time.perf_counter() - t0
@@ -67,24 +68,30 @@ def _child(args: list[str], env: dict | None = None) -> dict:
 
 
 def bench(game: str, games: int = 40_000, interpreted_games: int = 20,
-          threads: int | None = None) -> list:
+          threads: int | None = None, sets: dict | None = None) -> list:
+    """Print and return the figures; ``sets``: rule overrides and the mode, as for
+    simulate."""
     todo = cases(game)
+    game_module(game).prepare(todo[0][1], [todo[0][0]] * todo[0][1], sets=sets)  # bad input
+    rules = json.dumps(sets or {})
     first_bot, most = todo[0][0], max(n for _, n in todo)
-    print(f"playtest bench: {game}, {games:,} games per figure, {os.cpu_count()} cores\n")
+    shown = "".join(f", {k} {v}" for k, v in (sets or {}).items())
+    print(f"playtest bench: {game}{shown}, {games:,} games per figure, {os.cpu_count()} cores\n")
     with tempfile.TemporaryDirectory() as cache:
-        cold = _child([game, first_bot, str(most), "1"], {"NUMBA_CACHE_DIR": cache})
-        warm = _child([game, first_bot, str(most), "1"], {"NUMBA_CACHE_DIR": cache})
+        cold = _child([game, first_bot, str(most), "1", rules], {"NUMBA_CACHE_DIR": cache})
+        warm = _child([game, first_bot, str(most), "1", rules], {"NUMBA_CACHE_DIR": cache})
     print(f"compile, first call with an empty cache: {cold['first_call_s']:.1f} s; "
           f"with the cache: {warm['first_call_s']:.2f} s (one kernel serves every bot, player "
           "count and card file)\n")
     # the measurements use the project's cache: fill it first, or the first figure's peak
     # memory would be the compiler's
-    _child([game, first_bot, str(most), "1"])
+    _child([game, first_bot, str(most), "1", rules])
     rows = []
     print(f"games per second, best of {REPEATS} runs (median in brackets):")
     print(f"{'bots':8} {'players':>7} {'1 core':>18} {'total':>18} {'threads':>7} {'peak MB':>8}")
     for bot, players in todo:
-        r = _child([game, bot, str(players), str(games)] + ([str(threads)] if threads else []))
+        r = _child([game, bot, str(players), str(games), rules]
+                   + ([str(threads)] if threads else []))
         rows.append(r)
         one = f"{r['gps_one_core']:,.0f} ({r['gps_one_core_median']:,.0f})"
         total = f"{r['gps_total']:,.0f} ({r['gps_total_median']:,.0f})"
@@ -95,7 +102,8 @@ def bench(game: str, games: int = 40_000, interpreted_games: int = 20,
     print(f"\ncompiled against interpreted (NUMBA_DISABLE_JIT=1, {interpreted_games} games, "
           "1 core):")
     for bot in dict.fromkeys(b for b, _ in todo):
-        slow = _child([game, bot, str(most), str(interpreted_games)], {"NUMBA_DISABLE_JIT": "1"})
+        slow = _child([game, bot, str(most), str(interpreted_games), rules],
+                      {"NUMBA_DISABLE_JIT": "1"})
         fast = next(r for r in rows if r["bot"] == bot and r["players"] == most)
         speedup = fast["gps_one_core"] / slow["interpreted_gps"]
         print(f"{bot:8} {most} players: {slow['interpreted_gps']:8.1f} games/s interpreted, "
@@ -106,5 +114,6 @@ def bench(game: str, games: int = 40_000, interpreted_games: int = 20,
 
 if __name__ == "__main__":
     game, bot, players, games = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    threads = int(sys.argv[5]) if len(sys.argv) > 5 else None
-    print(json.dumps(_measure(game, bot, players, games, threads)))
+    sets = json.loads(sys.argv[5])
+    threads = int(sys.argv[6]) if len(sys.argv) > 6 else None
+    print(json.dumps(_measure(game, bot, players, games, threads, sets)))

@@ -204,7 +204,8 @@ def cmd_bench(a) -> int:
     if a.games < 1 or a.interpreted_games < 0:
         raise PlaytestError("--games must be at least 1 and --interpreted-games at least 0 "
                             "(0 skips the interpreted comparison)")
-    bench(a.game, games=a.games, interpreted_games=a.interpreted_games, threads=a.threads)
+    bench(a.game, games=a.games, interpreted_games=a.interpreted_games, threads=a.threads,
+          sets=_sets(a, a.game) or None)
     return 0
 
 
@@ -399,6 +400,7 @@ and index.html into OUT; an interrupted tournament resumes with the same command
                        formatter_class=raw, epilog="""examples:
   playtest bench festival
   playtest bench festival --games 50000 --interpreted-games 10
+  playtest bench dice_theme_park --mode intro
 
 """ + games_help())
     b.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
@@ -407,6 +409,8 @@ and index.html into OUT; an interrupted tournament resumes with the same command
                    help="games for the interpreted (NUMBA_DISABLE_JIT=1) comparison; 0 "
                    "skips it")
     b.add_argument("--threads", type=int, help="threads for the total figure (default all)")
+    b.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
+    b.add_argument("--mode", help="as for simulate")
     b.set_defaults(func=cmd_bench)
     return p
 

@@ -186,6 +186,9 @@ def test_report_refuses_a_damaged_run_and_the_rerun_repairs_it(run_copy, small_r
     (["bench", "chess"], "unknown game 'chess'"),
     (["bench", "festival", "--games", "0"], "--games must be at least 1"),
     (["bench", "festival", "--interpreted-games", "-1"], "--interpreted-games at least 0"),
+    (["bench", "festival", "--mode", "short"], "festival has no modes"),
+    (["bench", "dice_theme_park", "--mode", "long"], "--mode 'long' is unknown"),
+    (["bench", "dice_theme_park", "--set", "rounds.full=0"], "rounds"),
     (["data", "chess"], "no data loader for 'chess'"),
 ])
 def test_report_replay_bench_and_data_refuse(run_copy, tmp_path, capsys, argv, expect):
