@@ -371,15 +371,6 @@ MUTANTS = [
      "if 1 <= pi <= 6 and n < MAX_MOVES:", [DP]),
     ("sim/dice_theme_park/moves.py", "if st[S.DIE_COL + slots[h, x]] == colour:", "if True:",
      [DP]),
-    # the random pick's skill uses, counted rather than listed (checked games compare)
-    ("sim/dice_theme_park/moves.py", "return near[here]", "return near[here] + 1", [DE]),
-    ("sim/dice_theme_park/moves.py", "return bag - (st[S.BAG + own] > 0)", "return bag", [DE]),
-    ("sim/dice_theme_park/moves.py", "return (pips - amount >= 1) + (pips + amount <= 6)",
-     "return (pips - amount >= 0) + (pips + amount <= 6)", [DE]),
-    ("sim/dice_theme_park/moves.py", "n += st[b + S.TILE + h] >= 0 and 1 <= d <= amount",
-     "n += 1 <= d <= amount", [DE]),
-    ("sim/dice_theme_park/moves.py", "if c == 0 and (maps or skills):", "if c == 0 and maps:",
-     [DE]),
 ]
 
 

@@ -601,14 +601,3 @@ def test_the_random_pick_with_skills_and_keeping_is_one_of_the_whole_list(dtp):
     for u in np.linspace(0, 1, 3 * n, endpoint=False):
         assert M.random_operate_move(st, tab, 0, counted, dec.ws, u) == listed[
             uniform_pick(n, u)]
-
-
-def test_a_hex_one_step_away_is_a_neighbour(dtp):
-    """The random pick counts a push's and a pull's moves as the neighbour tiles
-    (moves._die_uses) while the list tests the distance: the two must agree."""
-    _, tab = dtp
-    for h in range(S.HEXES):
-        near = {int(x) for x in tab[TB.HEX_NEIGHBOURS + h * 6:TB.HEX_NEIGHBOURS + h * 6 + 6]
-                if x >= 0}
-        one = {g for g in range(S.HEXES) if tab[TB.HEX_DISTANCE + h * S.HEXES + g] == 1}
-        assert near == one, h

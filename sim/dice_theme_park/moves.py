@@ -422,114 +422,33 @@ def _keeping(st, party, colour, h, manager, moves, n) -> int:
 
 @njit
 def _skill_moves(st, tab, p, moves, n, ws, nd) -> int:
-    """An operate decision's skill uses into ``moves`` from n on, card by card; the new n.
-    Seat p's dice by hex are in ws[4] and ws[5], one die per group of alike dice in
-    ws[1][:nd]."""
-    if _skills_usable(st, p):
-        for k in range(st[S.seat(p) + S.SKILLS_N]):
-            n = _card_moves(st, tab, p, k, moves, n, ws, nd)
-    return n
-
-
-@njit(inline="always")  # hot: README, "For developers"
-def _skills_usable(st, p) -> bool:
-    """Seat p holds a skill card and has a mascot in the staging area to use it with."""
+    """An operate decision's skill uses into ``moves`` from n on; the new n. Seat p's dice
+    by hex are in ws[4] and ws[5], one die per group of alike dice in ws[1][:nd]."""
     b = S.seat(p)
-    return st[b + S.SKILLS_N] > 0 and st[b + S.MASCOTS_USED] < st[b + S.MASCOTS]
-
-
-@njit
-def _on_one_die(power) -> bool:
-    """A skill power that acts on one die (``_skill_die_moves``)."""
-    return power != R.SK_MONEY and power != R.SK_STARS and power != R.SK_NUDGE
-
-
-@njit
-def _card_moves(st, tab, p, k, moves, n, ws, nd) -> int:
-    """The uses of seat p's k-th skill card (none once used this round), as
-    ``_skill_moves``."""
-    b = S.seat(p)
-    if (st[b + S.SKILLS_USED] >> k) & 1:
+    if st[b + S.SKILLS_N] == 0 or st[b + S.MASCOTS_USED] >= st[b + S.MASCOTS]:
         return n
     dice, near, counts, slots = ws[1], ws[2], ws[4], ws[5]
-    card = st[b + S.SKILLS + k]
-    power = tab[TB.SK_POWER + card]
-    colour = tab[TB.SK_COLOUR + card]
-    amount = tab[TB.SK_AMOUNT + card]
-    if power == R.SK_MONEY or power == R.SK_STARS:  # where a die of its colour is
-        for h in range(S.HEXES):
-            for x in range(counts[h]):
-                if st[S.DIE_COL + slots[h, x]] == colour:
-                    if n < MAX_MOVES:
-                        moves[n] = encode(T_SKILL, h, 0, k)
-                        n += 1
-                    break
-    elif power == R.SK_NUDGE:
-        n = _nudges(st, p, k, amount, counts, slots, moves, n)
-    else:
-        for g in range(nd):
-            n = _skill_die_moves(st, tab, p, k, power, colour, amount, dice[g], near, moves, n)
-    return n
-
-
-@njit
-def _skill_uses(st, tab, p, moves, n, ws, nd, near, pick) -> int:
-    """``_skill_moves``' count for the random pick: the uses of a card acting on one die
-    counted die group by die group (``near[h]``: the tiles next to hex h), the others
-    listed in place; the new n. With ``pick`` in [n, new n), moves[pick] is the picked use
-    (the counted card's uses are listed for the picked group only)."""
-    if not _skills_usable(st, p):
-        return n
-    b = S.seat(p)
-    bag = 0  # colours in the bag (the recolour's choices)
-    for c in range(S.COLOURS):
-        bag += st[S.BAG + c] > 0
-    dice = ws[1]
     for k in range(st[b + S.SKILLS_N]):
+        if (st[b + S.SKILLS_USED] >> k) & 1:
+            continue
         card = st[b + S.SKILLS + k]
         power = tab[TB.SK_POWER + card]
-        if (st[b + S.SKILLS_USED] >> k) & 1 or not _on_one_die(power):
-            n = _card_moves(st, tab, p, k, moves, n, ws, nd)
-            continue
-        for g in range(nd):
-            m = _die_uses(st, tab, p, card, dice[g], near, bag)
-            if n <= pick < n + m:
-                _skill_die_moves(st, tab, p, k, power, tab[TB.SK_COLOUR + card],
-                                 tab[TB.SK_AMOUNT + card], dice[g], ws[2], moves, n)
-            n += m
-    return n
-
-
-@njit
-def _die_uses(st, tab, p, card, i, near, bag) -> int:
-    """How many uses ``_skill_die_moves`` lists for skill ``card`` on die slot i, counted:
-    ``near[h]``, the tiles next to hex h; ``bag``, the colours in the bag."""
-    power = tab[TB.SK_POWER + card]
-    amount = tab[TB.SK_AMOUNT + card]
-    here = st[S.DIE_AT + i] % S.HEXES
-    pips = st[S.DIE_PIPS + i]
-    own = st[S.DIE_COL + i]
-    if power == R.SK_PUSH or power == R.SK_PULL:  # a neighbour is 1 step away
-        return near[here]
-    if power == R.SK_LEAP:
-        return _leaps(st, tab, p, here, amount)
-    if power == R.SK_RECOLOUR:
-        return bag - (st[S.BAG + own] > 0)
-    if own != tab[TB.SK_COLOUR + card]:
-        return 0
-    if power == R.SK_SHIFT:
-        return (pips - amount >= 1) + (pips + amount <= 6)
-    return 1 if pips == 2 or pips == 5 else 0  # the 2<->5
-
-
-@njit
-def _leaps(st, tab, p, here, amount) -> int:
-    """The tiles of seat p's park 1 to ``amount`` steps from ``here``."""
-    b = S.seat(p)
-    n = 0
-    for h in range(S.HEXES):
-        d = tab[TB.HEX_DISTANCE + here * S.HEXES + h]
-        n += st[b + S.TILE + h] >= 0 and 1 <= d <= amount
+        colour = tab[TB.SK_COLOUR + card]
+        amount = tab[TB.SK_AMOUNT + card]
+        if power == R.SK_MONEY or power == R.SK_STARS:  # where a die of its colour is
+            for h in range(S.HEXES):
+                for x in range(counts[h]):
+                    if st[S.DIE_COL + slots[h, x]] == colour:
+                        if n < MAX_MOVES:
+                            moves[n] = encode(T_SKILL, h, 0, k)
+                            n += 1
+                        break
+        elif power == R.SK_NUDGE:
+            n = _nudges(st, p, k, amount, counts, slots, moves, n)
+        else:
+            for g in range(nd):
+                n = _skill_die_moves(st, tab, p, k, power, colour, amount, dice[g], near,
+                                     moves, n)
     return n
 
 
@@ -701,15 +620,13 @@ def random_operate_move(st, tab, p, moves, ws, u) -> int:
     """The move the RANDOM selector picks with ``u`` at seat p's operate decision:
     ``moves[uniform_pick(n, u)]`` of ``legal_moves``, but the dice moves, most of an
     operate decision's, are counted group by group as the park's dice are sorted, and only
-    the chosen one is made (listing them was most of a random game's time); so are the skill
-    uses acting on one die (``_skill_uses``)."""
+    the chosen one is made (listing them was most of a random game's time)."""
     b = S.seat(p)
     near, dice, work, counts, slots, sizes = ws[0], ws[1], ws[2], ws[4], ws[5], ws[6]
     hexes = sizes[S.PARK_DICE:]
     maps, guide, mascot = _die_powers(st, p)
     tiles = _tile_hexes(st, p, hexes) if guide else 0
     extra_hex = st[b + S.EXTRA_HEX] if st[b + S.EXTRA_LEFT] > 0 else -1
-    skills = _skills_usable(st, p)
     # park_dice's loop, with each group's number of moves (``_die_moves``) in sizes[:nd]
     # (its grouping step as a helper shared with park_dice, inlined, made this 2.5 times
     # slower on replayed positions)
@@ -728,7 +645,7 @@ def random_operate_move(st, tab, p, moves, ws, u) -> int:
             if _alike(st, slots[h, k], i):
                 new = False
                 break
-        if c == 0 and (maps or skills):
+        if c == 0 and maps:
             near[h] = R.neighbour_tiles(st, tab, p, h, work)
         slots[h, c] = i
         counts[h] = c + 1
@@ -744,11 +661,8 @@ def random_operate_move(st, tab, p, moves, ws, u) -> int:
             nd += 1
     moves[0] = encode(PASS, 0, 0, 0)
     seen = _operations(st, tab, p, moves, 1, ws)
-    first_use = seen
-    seen = _skill_uses(st, tab, p, moves, seen, ws, nd, near, -1)
+    seen = _skill_moves(st, tab, p, moves, seen, ws, nd)
     pick = min(uniform_pick(seen + dice_moves, u), MAX_MOVES - 1)
-    if pick >= first_use and pick < seen:
-        _skill_uses(st, tab, p, moves, first_use, ws, nd, near, pick)
     if pick < seen:
         return moves[pick]
     k = 0  # the group whose moves hold the pick
