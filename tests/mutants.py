@@ -371,6 +371,8 @@ MUTANTS = [
      "if 1 <= pi <= 6 and n < MAX_MOVES:", [DP]),
     ("sim/dice_theme_park/moves.py", "if st[S.DIE_COL + slots[h, x]] == colour:", "if True:",
      [DP]),
+    ("sim/dice_theme_park/play.py", "saves += 1  # the ticket agents save the others first",
+     "saves += 0  # the ticket agents save the others first", [DP]),
 ]
 
 

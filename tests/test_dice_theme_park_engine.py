@@ -39,10 +39,11 @@ def test_invariants_and_features_hold_with_every_bot(bots):
     dtp.play_chunk(p, 3, 0, 300, check=True)
 
 
-def test_rows_do_not_depend_on_chunks_or_threads():
+@pytest.mark.parametrize("mode", ["full", "short", "intro"])
+def test_rows_do_not_depend_on_chunks_or_threads(mode):
     import numba
 
-    p, _ = dtp.prepare(3, ["greedy", "operator", "random"])
+    p, _ = dtp.prepare(3, ["greedy", "operator", "random"], sets={"mode": mode})
     whole = dtp.play_chunk(p, 5, 0, 120).to_pandas()
     parts = [dtp.play_chunk(p, 5, s, 40).to_pandas() for s in (0, 40, 80)]
     import pandas as pd
@@ -56,12 +57,15 @@ def test_rows_do_not_depend_on_chunks_or_threads():
         numba.set_num_threads(before)
 
 
-def test_replay_is_the_recorded_game():
+@pytest.mark.parametrize("mode", ["full", "short", "intro"])
+def test_replay_is_the_recorded_game(mode):
     bots = ["greedy", "builder", "random"]
-    p, _ = dtp.prepare(3, bots)
+    p, _ = dtp.prepare(3, bots, sets={"mode": mode})
     df = dtp.play_chunk(p, 9, 0, 12).to_pandas()
+    assert (df["mode"] == mode).all()
     for g in (0, 7, 11):
-        lines, scores = dtp.replay(9, g, 3, bots)
+        lines, scores = dtp.replay(9, g, 3, bots, sets={"mode": mode})
+        assert f"({mode} game)" in lines[0]
         assert scores == list(df[df["game_index"] == g]["score"])
         assert any("operates" in line for line in lines) and lines[-1].startswith("  seat 2")
 
@@ -88,7 +92,7 @@ def _hide(st, shuffle):
     return hidden
 
 
-@pytest.mark.parametrize("mode", ["intro", "full"])
+@pytest.mark.parametrize("mode", ["intro", "short", "full"])
 def test_hidden_cards_stacks_and_bag_order_change_no_decision(mode):
     """Mid-game, every seat's decision at every kind is the same when what is face down is
     redrawn (bots see public information and their own hand); at setup, a seat's keeps are

@@ -171,6 +171,7 @@ def test_save_blue_saves_one_blue_die_leaving_at_upkeep(dtp):
     assert len(saved) >= 3  # the pips are the player's choice
     st = _park(d, tab, admin="save-blue")
     R.add_die(st, 0, CAROUSEL, GREEN, 1)
+    R.add_die(st, 0, CAROUSEL, BLUE, 2)  # stays in the park: not leaving
     assert W.leaving_of_colour(st, 0, BLUE, np.zeros(S.DICE, dtype=np.int64)) == 0
     dec = Decisions(st, tab)
     dec.ctx[0] = 0
@@ -386,6 +387,23 @@ def test_headhunter_swaps_a_played_card_once_then_leaves(dtp):
     st[b + S.ADMIN] = d.administrator_names.index("saver")  # a gone administrator: no power
     R.end_money(st, tab)
     assert st[b + S.SCORE + S.SRC_ADMINS] == 0
+
+
+def test_save_blue_counts_its_saved_die_in_the_tie_break_after_the_last_round(dtp):
+    """The dice counted for the tie-break are those left after the 1s leave: the
+    administrator saves one of its colour then too, and none of another (rules.md 46)."""
+    from sim.dice_theme_park.play import final_standing
+
+    d, tab = dtp
+    for colour, expect in ((BLUE, [2, 1]), (GREEN, [1, 1])):
+        st = _park(d, tab, admin="save-blue")
+        for p in range(2):
+            R.add_die(st, p, ENTRANCE, colour if p == 0 else GREEN, 1)
+            R.add_die(st, p, ENTRANCE, GREEN, 4)
+        dice, wins = np.zeros(4, dtype=np.int64), np.zeros(4)
+        final_standing(st, tab, dice, wins, np.zeros(4, dtype=np.int64))
+        assert list(dice[:2]) == expect
+        assert list(wins[:2]) == ([1, 0] if colour == BLUE else [0.5, 0.5])
 
 
 # ---------------------------------------------------------------- skills
