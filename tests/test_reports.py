@@ -63,3 +63,13 @@ def test_a_tiny_run_still_gets_a_report(tmp_path, toy_registered, games, recwarn
     assert "Summary" in page and "Method" in page
     if games == 1:
         assert "Too few games to fit the model" in page
+
+
+def test_the_bench_child_plays_the_mode_it_is_given():
+    """``playtest bench --mode/--set`` reach each measuring process's prepare: a mode that
+    does not exist is refused there too."""
+    from reports.bench import _measure
+    from sim.core.errors import PlaytestError
+
+    with pytest.raises(PlaytestError, match="--mode 'long' is unknown"):
+        _measure("dice_theme_park", "random", 2, 1, None, {"mode": "long"})
