@@ -82,6 +82,7 @@ def _die(st, i):
 def test_the_full_setup_deals_two_administrators_and_two_skills_then_lays_the_display(
         dtp, n, mode):
     d, tab = dtp
+    returned_shown = 0  # games whose display shows every unkept skill: never all of them
     for seed in range(10):
         st = _setup(tab, n, mode, seed)
         assert st[S.ROUNDS] == (5 if mode == FULL else 4)
@@ -103,6 +104,9 @@ def test_the_full_setup_deals_two_administrators_and_two_skills_then_lays_the_di
         assert len(shown) == n + 1 and st[S.SKILL_DECK_N] == 30 - n - (n + 1)
         held = {st[S.seat(p) + S.SKILLS] for p in range(n)}
         assert not shown & held
+        returned = {st[S.seat(p) + S.SKILL_DEALT + 1] for p in range(n)}
+        returned_shown += returned <= shown
+    assert returned_shown < 10  # the unkept skills were shuffled in, not left on top
 
 
 def test_the_intro_game_deals_no_cards(dtp):
