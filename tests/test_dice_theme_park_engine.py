@@ -213,7 +213,8 @@ def test_the_full_games_log_follows_the_administrators_and_skills():
     """From the action logs of compiled full games: every seat keeps an administrator and a
     skill at setup; each administrator's decision comes only to its holder, at its moment
     (the staff swap at most once a game and never after the last round); a hire with cards
-    on display takes one; a push or pull is followed by at most one more move."""
+    on display takes one, and the display refills each round (a game takes more cards than
+    the first display holds); a push or pull is followed by at most one more move."""
     from sim.dice_theme_park import rules as R
 
     bots = ["greedy", "random", "operator", "builder"]
@@ -221,6 +222,7 @@ def test_the_full_games_log_follows_the_administrators_and_skills():
     st, rng, scratch, log = new_buffers(log_rows=20_000)
     powers = p.tab[R.TB.ADM_POWER : R.TB.ADM_POWER + 13]
     seen = set()
+    most_taken = 0
     for g in range(40):
         nlog, _ = play_game(p.tab, 4, p.mode, 6, g, p.bots, True, st, rng, scratch, log, False)
         rows = log[:nlog]
@@ -241,12 +243,15 @@ def test_the_full_games_log_follows_the_administrators_and_skills():
         for k in np.flatnonzero(rows[:, 1] == M.K_MASCOT):
             if rows[k, 3] > 0 and k + 1 < nlog and rows[k + 1, 1] == M.K_TAKE_SKILL:
                 seen.add(M.K_TAKE_SKILL)
+        taken = (rows[:, 1] == M.K_TAKE_SKILL) & (rows[:, 3] != M.encode(M.PASS, 0, 0, 0))
+        most_taken = max(most_taken, int(taken.sum()))
         for k in np.flatnonzero((rows[:, 1] == M.K_OPERATE) & (rows[:, 4] > 0)):
             if M.decode(int(rows[k, 3]))[0] == M.T_SKILL:
                 assert rows[k + 1, 1] == M.K_AGAIN
                 assert rows[k + 2, 1] != M.K_AGAIN
                 seen.add(M.K_AGAIN)
     assert seen >= {M.K_LOWER, M.K_REARRANGE, M.K_LEFTOVER, M.K_TAKE_SKILL, M.K_AGAIN}
+    assert most_taken > 4 + 1  # more than the first display's players + 1 cards
 
 
 def test_upkeeps_ones_leave_the_park_but_one_the_ticket_agent_saves():
