@@ -536,6 +536,12 @@ def test_push_moves_a_die_to_a_neighbour_then_may_move_a_second(dtp):
     dec.apply(M.K_AGAIN, M.encode(M.T_ACT, second, CAROUSEL, 0))
     assert _die(st, first)[2] == SPOOKY_HEX and _die(st, second)[2] == CAROUSEL
     assert st[S.seat(0) + S.AGAIN_LEFT] == 0  # twice, no more
+    once = tab.copy()  # a card file's push of 1: one move, no second
+    once[TB.SK_AMOUNT + d.skill_names.index("push-1")] = 1
+    st = _park(d, once, {SPOOKY_HEX: "Spooky Woods"}, skills=["push-1"])
+    first = R.add_die(st, 0, ENTRANCE, BLUE, 3)
+    assert W.use_skill(st, once, 0, 0, first, SPOOKY_HEX, 0) == 0
+    assert st[S.seat(0) + S.AGAIN_LEFT] == 0
 
 
 def test_pull_brings_dice_from_neighbours_onto_the_mascots_attraction(dtp):
