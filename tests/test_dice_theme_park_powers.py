@@ -542,6 +542,13 @@ def test_push_moves_a_die_to_a_neighbour_then_may_move_a_second(dtp):
     first = R.add_die(st, 0, ENTRANCE, BLUE, 3)
     assert W.use_skill(st, once, 0, 0, first, SPOOKY_HEX, 0) == 0
     assert st[S.seat(0) + S.AGAIN_LEFT] == 0
+    # from Spooky Woods some tiles are 2 steps away: only the neighbours are targets
+    st = _park(d, tab, {SPOOKY_HEX: "Spooky Woods"}, skills=["push-1"])
+    far = R.add_die(st, 0, SPOOKY_HEX, BLUE, 3)
+    neighbours = set(near[: R.neighbour_tiles(st, tab, 0, SPOOKY_HEX, near)])
+    tiles = {h for h in range(S.HEXES) if st[S.seat(0) + S.TILE + h] >= 0}
+    assert tiles - neighbours - {SPOOKY_HEX}
+    assert {b for _, a, b, *_ in _skill_moves(st, tab) if a == far} == neighbours
 
 
 def test_pull_brings_dice_from_neighbours_onto_the_mascots_attraction(dtp):
