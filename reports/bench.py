@@ -72,10 +72,12 @@ def bench(game: str, games: int = 40_000, interpreted_games: int = 20,
     """Print and return the figures; ``sets``: rule overrides and the mode, as for
     simulate."""
     todo = cases(game)
-    game_module(game).prepare(todo[0][1], [todo[0][0]] * todo[0][1], sets=sets)  # bad input
+    # bad input fails here, in one line; the meta names the mode a game plays by default
+    _, meta = game_module(game).prepare(todo[0][1], [todo[0][0]] * todo[0][1], sets=sets)
     rules = json.dumps(sets or {})
     first_bot, most = todo[0][0], max(n for _, n in todo)
-    shown = "".join(f", {k} {v}" for k, v in (sets or {}).items())
+    shown = "".join(f", {k} {v}" for k, v in {"mode": meta.get("mode"), **(sets or {})}.items()
+                    if v is not None)
     print(f"playtest bench: {game}{shown}, {games:,} games per figure, {os.cpu_count()} cores\n")
     with tempfile.TemporaryDirectory() as cache:
         cold = _child([game, first_bot, str(most), "1", rules], {"NUMBA_CACHE_DIR": cache})
