@@ -81,6 +81,71 @@ def test_cards(mag):
     assert len(mag.tents) == 16 and len(mag.trainers) == 12
 
 
+def test_trainer_tiles_suffice_for_every_player_count(mag):
+    """rules.md 14: the setup offer's picks and the drafts of rounds 1-2 use at most the 12
+    tiles (exactly 12 with 4 players); a third draft with tiles is refused on load."""
+    p = mag.params
+    for n in (2, 3, 4):
+        need = n + p["display_rows"][str(n)] * p["trainer_draft_rounds"]
+        assert need <= len(mag.trainers) and 1 + p["trainer_draft_rounds"] <= p[
+            "trainer_tile_slots"]
+    assert 4 + 4 * p["trainer_draft_rounds"] == len(mag.trainers)
+    assert_refused(lambda f: M.load(f, {"trainer_draft_rounds": 3}), mag.folder,
+                   "more trainer tiles than its 3 slots hold")
+    assert_refused(lambda f: M.load(f, {"trainer_draft_rounds": 3, "trainer_tile_slots": 4}),
+                   mag.folder, "4 players need 16 trainer tiles")
+
+
+def test_starting_sets_mix_their_goals(mag):
+    """rules.md "Master cards": each starting set has a camp, a show or tent, a tile and a
+    resource goal."""
+    goals = {"camp": {"per_row", "per_section"}, "show": {"per_show", "per_tent"},
+             "tile": {"per_tile", "per_large_tile"},
+             "resource": {"per_gem", "per_coins", "per_trainer_tile", "per_poster"}}
+    names = list(M.SCORINGS)
+    for k in range(1, 5):
+        kinds = [names[s] for s in mag.master_cards["scoring"][mag.master_cards["set"] == k]]
+        assert sorted(g for kind in kinds for g, members in goals.items()
+                      if kind in members) == sorted(goals), (M.BOARDS[k - 1], kinds)
+
+
+def _dominated(a, b) -> bool:
+    """Gains a (larger is better) and costs b: row i no better anywhere than some row j and
+    worse somewhere."""
+    for i in range(len(a)):
+        for j in range(len(a)):
+            if i != j and np.all(a[j] >= a[i]) and np.all(b[j] <= b[i]) and (
+                    np.any(a[j] > a[i]) or np.any(b[j] < b[i])):
+                return True
+    return False
+
+
+def test_no_strictly_dominated_tent_trainer_or_poster(mag):
+    """rules.md "No strictly dominated component", checked on the tables."""
+    tents = mag.tents
+    for bonus in set(tents["bonus"]):  # tents with one placement bonus: show for the gem
+        t = tents[tents["bonus"] == bonus]
+        assert not _dominated(np.c_[t["amount"], t["show_points"], t["show_coins"]],
+                              np.c_[t["gems"]])
+    gem_tents = tents[tents["gems"] > 0]
+    plain = tents[tents["gems"] == 0]
+    assert gem_tents["show_points"].min() > plain["show_points"].max()
+    for effect in set(mag.trainers["effect"]):  # no tile of an effect outdoes another
+        assert len(set(mag.trainers["amount"][mag.trainers["effect"] == effect])) == 1
+    amount = {M.TRAINER_EFFECTS[e]: a for e, a in zip(mag.trainers["effect"],
+                                                      mag.trainers["amount"])}
+    gem = mag.params["gem_power"]  # what a clear gem adds to power
+    assert amount["travel"] > amount["power"] > gem
+    board = {M.TRAINER_EFFECTS[e]: a for e, a in zip(mag.trainer_spaces["effect"],
+                                                     mag.trainer_spaces["amount"])}
+    assert set(board) == {"travel", "coins", "clear_gem"} and board["travel"] > gem
+    posters = mag.posters  # posters showing the same tiles: none better for the same gems
+    keys = [tuple(sorted(r["tiles"][:r["n_tiles"]])) for r in posters]
+    for key in set(keys):
+        rows = posters[[k == key for k in keys]]
+        assert not _dominated(np.c_[rows["points"], rows["coins"]], np.c_[rows["gems"]]), key
+
+
 @pytest.fixture
 def broken(tmp_path, mag):
     return lambda file, old, new: edited_copy(mag.folder, tmp_path / "magnificent", file,

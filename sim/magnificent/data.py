@@ -60,13 +60,15 @@ SCALARS = {  # key: (low, high)
     "min_players": (2, 4), "max_players": (2, 4), "rounds": (1, 10),
     "turns_per_round": (1, 10), "start_coins": (0, 100), "start_gems_per_colour": (0, 10),
     "start_trainer_markers": (0, 8), "trainer_markers_per_player": (1, 20),
-    "trainer_offer_at_setup": (1, 12), "gem_power": (0, 10), "gem_storage_per_colour": (1, 10),
-    "coins_per_excess_gem": (0, 10), "tent_spaces": (1, 10), "poster_display": (0, 10),
-    "master_cards_held": (1, 10), "coins_per_point": (1, 100), "master_final_divisor": (1, 10),
-    "points_per_section": (0, 100),
+    "trainer_offer_at_setup": (1, 12), "trainer_tile_slots": (1, 6),
+    "trainer_draft_rounds": (0, 10), "gem_power": (0, 10), "gem_storage_per_colour": (1, 10),
+    "coins_per_excess_gem": (0, 10), "tent_spaces": (1, 10), "master_cards_held": (1, 10),
+    "coins_per_point": (1, 100), "master_final_divisor": (1, 10), "points_per_section": (0, 100),
+    "gems_per_gap_square": (0, 10),
 }
 RANGES = SCALARS  # every scalar rule's range, for playtest data --keys
-TABLES = ("missing_coin_penalty", "colours", "dice", "display_rows", "side_b", "components")
+TABLES = ("missing_coin_penalty", "colours", "dice", "display_rows", "poster_display", "side_b",
+          "components")
 COMPONENTS = ("master_cards", "starting_master_cards", "posters", "starting_posters", "tents",
               "tents_on_board", "trainer_tiles", "gems_per_colour")
 BOARDS = ("I", "II", "III", "IV")
@@ -155,7 +157,9 @@ def _params(folder: Path, sets: dict) -> dict:
         if sum(dice) < n * rules["turns_per_round"]:
             raise PlaytestError(f"{path}: dice.{n} has fewer dice than {n} players take a "
                                 "round")
-        whole(path, f"display_rows.{n}", rules["display_rows"].get(str(n)), n, 10)
+        rows = whole(path, f"display_rows.{n}", rules["display_rows"].get(str(n)), n, 10)
+        whole(path, f"poster_display.{n}", rules["poster_display"].get(str(n)), 0, 10)
+        _check_trainer_supply(path, rules, n, rows)
     for key in COMPONENTS:
         whole(path, f"components.{key}", rules["components"].get(key), 0, 1000)
     for board in BOARDS:
@@ -172,6 +176,23 @@ def _params(folder: Path, sets: dict) -> dict:
         for k, g in enumerate(gems):
             whole(path, f"side_b.{board}.gems[{k}]", g, 0, rules["gem_storage_per_colour"])
     return rules
+
+
+def _check_trainer_supply(path: str, rules: dict, n: int, rows: int) -> None:
+    """Every player count can be set up: the setup offer, then the drafts' trainer tiles
+    (the offer's leftovers go back into the deck, rules.md 16), from the trainer tiles."""
+    tiles = rules["components"].get("trainer_tiles")
+    if not isinstance(tiles, int):
+        return  # refused with the components below
+    offer = rules["trainer_offer_at_setup"]
+    need = n + rows * min(rules["trainer_draft_rounds"], rules["rounds"])
+    if offer > tiles or need > tiles:
+        raise PlaytestError(f"{path}: {n} players need {max(offer, need)} trainer tiles (setup "
+                            f"offer {offer}, {rows} draft rows in "
+                            f"{rules['trainer_draft_rounds']} rounds), the game has {tiles}")
+    if 1 + rules["trainer_draft_rounds"] > rules["trainer_tile_slots"]:
+        raise PlaytestError(f"{path}: a player would draft more trainer tiles than its "
+                            f"{rules['trainer_tile_slots']} slots hold")
 
 
 def _cells(row, field: str) -> list[tuple[int, int]]:
