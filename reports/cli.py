@@ -270,8 +270,10 @@ An interrupted run keeps its finished chunks: the same command resumes it.
     s.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="override a rule of rules.toml (repeatable; dotted keys for tables; "
                    "'playtest data GAME --keys' lists them)")
-    s.add_argument("--mode", help="the game's mode, for a game that has modes "
-                   "(Dice Theme Park: full, the default; short; intro)")
+    s.add_argument("--mode", "--side", dest="mode", help="the game's mode, for a game that "
+                   "has modes (Dice Theme Park: full, the default; short; intro. The "
+                   "Magnificent: the player boards' side, A, the default, or B; --side is the "
+                   "same option)")
     s.add_argument("--report", action="store_true", help="write RUN/report afterwards")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
@@ -305,7 +307,7 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     y.add_argument("--no-rotate", action="store_true", help="as for simulate")
     y.add_argument("--data", help="as for simulate")
     y.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
-    y.add_argument("--mode", help="as for simulate")
+    y.add_argument("--mode", "--side", dest="mode", help="as for simulate")
     y.add_argument("--run", help="take game, seed, players and bots from a run folder")
     y.set_defaults(func=cmd_replay)
 
@@ -344,9 +346,11 @@ interrupted comparison resumes with the same command.
                    help="rule override for both arms (repeatable)")
     c.add_argument("--a-set", action="append", metavar="KEY=VALUE", help="for arm A only")
     c.add_argument("--b-set", action="append", metavar="KEY=VALUE", help="for arm B only")
-    c.add_argument("--mode", help="as for simulate (both arms)")
-    c.add_argument("--a-mode", help="the mode of arm A only (a game with modes)")
-    c.add_argument("--b-mode", help="the mode of arm B only, as: --a-mode full --b-mode short")
+    c.add_argument("--mode", "--side", dest="mode", help="as for simulate (both arms)")
+    c.add_argument("--a-mode", "--a-side", dest="a_mode",
+                   help="the mode of arm A only (a game with modes)")
+    c.add_argument("--b-mode", "--b-side", dest="b_mode", help="the mode of arm B only, as: "
+                   "--a-mode full --b-mode short, or --a-side A --b-side B")
     c.add_argument("--a-data", help="data folder of arm A (default: the shipped one)")
     c.add_argument("--b-data", help="data folder of arm B (default: the shipped one)")
     c.add_argument("--metric", choices=("win", "score"), help="win rate or mean score of the "
@@ -389,7 +393,7 @@ and index.html into OUT; an interrupted tournament resumes with the same command
                    "(default 50000)")
     t.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     t.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
-    t.add_argument("--mode", help="as for simulate")
+    t.add_argument("--mode", "--side", dest="mode", help="as for simulate")
     t.add_argument("--data", help="as for simulate")
     t.add_argument("--out", help="tournament folder (default runs/tournament-GAME-Pp-seedS)")
     t.add_argument("--threads", type=int, help="numba threads")
@@ -410,7 +414,7 @@ and index.html into OUT; an interrupted tournament resumes with the same command
                    "skips it")
     b.add_argument("--threads", type=int, help="threads for the total figure (default all)")
     b.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
-    b.add_argument("--mode", help="as for simulate")
+    b.add_argument("--mode", "--side", dest="mode", help="as for simulate")
     b.set_defaults(func=cmd_bench)
     return p
 

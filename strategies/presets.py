@@ -61,3 +61,33 @@ def game_presets(game: str) -> dict[str, Preset]:
 def random_choosers(presets: dict[str, Preset]) -> set[str]:
     """The bots that choose uniformly among legal moves: their choices are randomised."""
     return {name for name, p in presets.items() if p.selector == NAMES.index("random")}
+
+
+def bot_arrays(game: str, title: str, names: list[str], kinds: tuple[str, ...],
+               features: tuple[str, ...]):
+    """(selectors, params, weights[bot, decision kind, feature]) for the named bots of
+    ``game`` (``title`` names it in errors). A preset's ``[NAME.all]`` table weighs every
+    decision kind; a kind's own table adds to it."""
+    import numpy as np
+
+    known = load_presets(game)
+    selectors = np.zeros(len(names), dtype=np.int64)
+    params = np.zeros(len(names))
+    weights = np.zeros((len(names), len(kinds), len(features)))
+    for i, name in enumerate(names):
+        if name not in known:
+            raise PresetError(f"unknown bot '{name}' ({title} bots: {', '.join(known)})")
+        preset = known[name]
+        selectors[i] = preset.selector
+        params[i] = preset.param
+        for kind, row in preset.weights.items():
+            if kind != "all" and kind not in kinds:
+                raise PresetError(f"bot '{name}': unknown decision kind '{kind}' ({title}: "
+                                  f"all, {', '.join(kinds)})")
+            for feature, w in row.items():
+                if feature not in features:
+                    raise PresetError(f"bot '{name}': unknown feature '{feature}' "
+                                      f"({', '.join(features)})")
+                for k in range(len(kinds)) if kind == "all" else [kinds.index(kind)]:
+                    weights[i, k, features.index(feature)] += w
+    return selectors, params, weights

@@ -16,9 +16,10 @@ from types import ModuleType
 
 from sim.core.errors import PlaytestError
 
-GAMES = {"festival": "sim.festival", "dice_theme_park": "sim.dice_theme_park"}
+GAMES = {"festival": "sim.festival", "dice_theme_park": "sim.dice_theme_park",
+         "magnificent": "sim.magnificent"}
 # Games with data but no engine yet: named in the refusal, so that a user knows why.
-DATA_ONLY = ("magnificent",)
+DATA_ONLY: tuple[str, ...] = ()
 
 
 def register_game(name: str, module: str) -> None:

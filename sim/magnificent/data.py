@@ -96,7 +96,9 @@ class MagnificentData:
     #                      gems, points, coins
     poster_names: list[str]
     tents: np.ndarray  # bonus, amount, show_points, show_coins, gem_colour, gems
+    tent_names: list[str]
     trainers: np.ndarray  # effect, amount
+    trainer_names: list[str]
     folder: Path
     hash: str
 
@@ -109,6 +111,8 @@ def load(folder: str | Path | None = None, sets: dict | None = None) -> Magnific
     camp_tiles, names = _camp_tiles(folder, colours)
     masters, master_names = _master_cards(folder, params, colours)
     posters, poster_names = _posters(folder, params, colours, names)
+    tents, tent_names = _tents(folder, params, colours)
+    trainers, trainer_names = _effects(folder, "trainers.csv", "trainer", "trainer_tiles", params)
     return MagnificentData(
         params=params,
         colours=colours,
@@ -119,13 +123,15 @@ def load(folder: str | Path | None = None, sets: dict | None = None) -> Magnific
         tent_spaces=_tent_spaces(folder, params),
         travel=_travel(folder, params, colours),
         performance=_performance(folder, params),
-        trainer_spaces=_effects(folder, "trainer_spaces.csv", "space", None, params),
+        trainer_spaces=_effects(folder, "trainer_spaces.csv", "space", None, params)[0],
         master_cards=masters,
         master_card_names=master_names,
         posters=posters,
         poster_names=poster_names,
-        tents=_tents(folder, params, colours),
-        trainers=_effects(folder, "trainers.csv", "trainer", "trainer_tiles", params),
+        tents=tents,
+        tent_names=tent_names,
+        trainers=trainers,
+        trainer_names=trainer_names,
         folder=folder,
         hash=folder_hash(folder, sets),
     )
@@ -435,13 +441,13 @@ def _posters(folder: Path, params: dict, colours: list[str], tile_names: list[st
     return table, names
 
 
-def _tents(folder: Path, params: dict, colours: list[str]) -> np.ndarray:
+def _tents(folder: Path, params: dict, colours: list[str]) -> tuple[np.ndarray, list[str]]:
     rows = read_csv(folder, "tents.csv", ["tent", "bonus", "amount", "show_points",
                                            "show_coins", "gems", "source"])
     table = np.zeros(len(rows), dtype=[("bonus", "i8"), ("amount", "i8"),
                                        ("show_points", "i8"), ("show_coins", "i8"),
                                        ("gem_colour", "i8"), ("gems", "i8")])
-    unique_names(rows, "tent")
+    names = unique_names(rows, "tent")
     gems = [*colours, params["colours"]["clear"]]
     for i, row in enumerate(rows):
         colour, count = _gems(row, "gems", gems)
@@ -454,18 +460,18 @@ def _tents(folder: Path, params: dict, colours: list[str]) -> np.ndarray:
         raise PlaytestError(f"{folder / 'tents.csv'}: {len(rows)} tents cannot fill "
                             f"{params['components']['tents_on_board']} board spaces and leave "
                             "one in the box")
-    return table
+    return table, names
 
 
 def _effects(folder: Path, name: str, id_field: str, count_key: str | None,
-             params: dict) -> np.ndarray:
+             params: dict) -> tuple[np.ndarray, list[str]]:
     """Trainer tiles and the main board's trainer spaces: an effect with an amount."""
     rows = read_csv(folder, name, [id_field, "effect", "amount", "source"])
     table = np.zeros(len(rows), dtype=[("effect", "i8"), ("amount", "i8")])
-    unique_names(rows, id_field)
+    names = unique_names(rows, id_field)
     for i, row in enumerate(rows):
         table[i] = (TRAINER_EFFECTS.index(row.choice("effect", TRAINER_EFFECTS)),
                     row.integer("amount", low=1, high=10))
     if count_key is not None:
         check_count(folder / name, len(rows), params, count_key)
-    return table
+    return table, names
