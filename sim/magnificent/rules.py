@@ -15,7 +15,6 @@ from sim.core.rng import randint, shuffle
 from sim.magnificent import state as S
 from sim.magnificent import tables as T
 
-
 TMP = S.MAX_TENTS + 4 + S.MAX_POSTERS  # setup's work buffer
 
 
