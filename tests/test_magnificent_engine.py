@@ -1,0 +1,220 @@
+"""The Magnificent's engine as a whole: invariants over compiled games, determinism, replay,
+hidden information, the bot ladder, and the runner and report on it."""
+
+import json
+import os
+import subprocess
+import sys
+from io import StringIO
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sim.magnificent as mag
+from reports.cli import main
+from sim import simulate
+from sim.core.rng import game_stream
+from sim.magnificent import moves as M
+from sim.magnificent import rules as R
+from sim.magnificent import state as S
+from sim.magnificent.play import decide, new_buffers
+
+LINEUP = ["greedy", "builder", "showman", "random"]
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_invariants_hold_after_every_step_of_ten_thousand_random_games(players, side):
+    """After every turn and round step (invariants.py): dice, gems (within the storage),
+    camp tiles, tents, master cards, posters and trainer tiles conserved; coins never
+    negative; the camp's squares those of its tiles (no overlap); the score the sum of its
+    sources; one hat a seat; no more markers spent than owned. play_chunk raises on the
+    first breach."""
+    p, _ = mag.prepare(players, ["random"] * players, sets={"mode": side})
+    df = mag.play_chunk(p, 11, 0, 10_000, check=True).to_pandas()
+    assert len(df) == 10_000 * players and (df["side"] == side).all()
+    parts = df[[f"score_{s}" for s in S.SOURCES]].sum(axis=1)
+    assert (parts == df["score"]).all()
+    assert np.allclose(df.groupby("game_index")["win"].sum(), 1)
+    assert (df["score_penalties"] <= 0).all() and (df["coins"] >= 0).all()
+
+
+@pytest.mark.parametrize("bots", [LINEUP, ["showman", "builder", "greedy"],
+                                  ["greedy", "builder"]])
+def test_invariants_hold_with_every_bot(bots):
+    p, _ = mag.prepare(len(bots), bots, sets={"mode": "B"})
+    df = mag.play_chunk(p, 3, 0, 500, check=True).to_pandas()
+    assert (df["shows"] > 0).any() and (df["sections"] > 0).any()
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_rows_do_not_depend_on_chunks_or_threads(side):
+    import numba
+
+    p, _ = mag.prepare(3, ["greedy", "showman", "random"], sets={"mode": side})
+    whole = mag.play_chunk(p, 5, 0, 120).to_pandas()
+    parts = [mag.play_chunk(p, 5, s, 40).to_pandas() for s in (0, 40, 80)]
+    assert whole.equals(pd.concat(parts, ignore_index=True))
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        assert whole.equals(mag.play_chunk(p, 5, 0, 120).to_pandas())
+    finally:
+        numba.set_num_threads(before)
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_replay_is_the_recorded_game(side):
+    bots = ["greedy", "builder", "showman"]
+    p, _ = mag.prepare(3, bots, sets={"mode": side})
+    df = mag.play_chunk(p, 9, 0, 12).to_pandas()
+    for g in (0, 7, 11):
+        lines, scores = mag.replay(9, g, 3, bots, sets={"mode": side})
+        assert f"(side {side})" in lines[0]
+        assert scores == list(df[df["game_index"] == g]["score"])
+        text = "\n".join(lines)
+        assert "places" in text and "takes" in text and lines[-1].startswith("  seat 2")
+
+
+def test_compiled_kernel_plays_the_interpreted_games():
+    """The compiled kernel and the same code run by Python (NUMBA_DISABLE_JIT) agree."""
+    bots = "['greedy', 'showman', 'random']"
+    code = ("from sim import simulate; import sys; "
+            f"simulate('magnificent', games=3, players=3, bots={bots}, seed=4)"
+            ".to_csv(sys.stdout, index=False)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "NUMBA_DISABLE_JIT": "1"}, check=True)
+    slow = pd.read_csv(StringIO(res.stdout))
+    fast = simulate("magnificent", games=3, players=3, bots=["greedy", "showman", "random"],
+                    seed=4)
+    for col in ("score", *(f"score_{s}" for s in S.SOURCES), "win", "coins", "squares",
+                "shows", "tents", "masters_drafted"):
+        assert (slow[col].to_numpy() == fast[col].to_numpy()).all(), col
+
+
+def _hide(st, shuffle):
+    """``st`` with what no player sees redrawn: the order of the master card, trainer tile
+    and poster decks."""
+    hidden = st.copy()
+    for top, base in ((S.MASTER_DECK_N, S.MASTER_DECK), (S.TRAINER_DECK_N, S.TRAINER_DECK),
+                      (S.POSTER_DECK_N, S.POSTER_DECK)):
+        n = hidden[top]
+        hidden[base: base + n] = shuffle.permutation(hidden[base: base + n])
+    return hidden
+
+
+def _same_choice(st, tab, p, kind, ctx, bots, bot, g, k):
+    a = decide(st, tab, p, kind, ctx, bots, bot, game_stream(1, k), new_buffers()[2])
+    b = decide(_hide(st, np.random.default_rng(k)), tab, p, kind, ctx, bots, bot,
+               game_stream(1, k), new_buffers()[2])
+    assert a == b, (M.KINDS[kind], g, k)
+    return a
+
+
+def test_hidden_decks_change_no_decision():
+    """Turn by turn, every decision of every greedy-like bot is the same when the decks'
+    orders are redrawn (bots see the display, their own cards and the decks' make-up):
+    the game is driven here from Python, step by step, as play.play_turn does."""
+    p, _ = mag.prepare(4, LINEUP[:3] + ["greedy"])
+    tab, bots = p.tab, p.bots
+    st, rng, scratch, _ = new_buffers()
+    ctx = np.zeros(4, dtype=np.int64)
+    k = 0
+    for g in range(3):
+        R.setup(st, tab, 4, 0, game_stream(5, g), scratch[6])
+        for seat in range(3, -1, -1):
+            M.apply(st, tab, seat, M.K_TRAINER_SETUP,
+                    _same_choice(st, tab, seat, M.K_TRAINER_SETUP, ctx, bots, seat, g, k), ctx)
+        R.end_setup_offer(st, tab, game_stream(6, g))
+        for _turn in range(8):
+            for seat in range(4):
+                k += 1
+
+                def step(kind, seat=seat):
+                    move = _same_choice(st, tab, seat, kind, ctx, bots, seat, g, k)
+                    if move >= 0:
+                        return move, M.apply(st, tab, seat, kind, move, ctx)
+                    return move, 0
+
+                def posters(seat=seat):
+                    while st[S.seat(seat) + S.POSTERS_DUE] > 0 and R.posters_left(st):
+                        step(M.K_POSTER)
+                        if st[S.seat(seat) + S.NEW_POSTER] >= 0:
+                            step(M.K_POSTER_SPACE)
+                    st[S.seat(seat) + S.POSTERS_DUE] = 0
+
+                step(M.K_DIE)
+                step(M.K_CARD)
+                if st[S.seat(seat) + S.TAKEN] // 8 == S.CLEAR:
+                    step(M.K_COLOUR)
+                while True:
+                    move, _ = step(M.K_BOOST)
+                    posters()
+                    if move == M.STOP:
+                        break
+                _, action = step(M.K_ACTION)
+                if action == 0:
+                    while (t := R.pending_tile(st, tab, seat)) >= 0:
+                        ctx[0] = t
+                        step(M.K_PLACE)
+                        posters()
+                elif action == 1:
+                    posters()
+                    if st[S.seat(seat) + S.TENT_DUE] >= 0:
+                        step(M.K_TENT_SPACE)
+                else:
+                    while st[S.seat(seat) + S.SHOWS_LEFT] > 0 and step(M.K_SHOW)[0] != M.STOP:
+                        pass
+                    while step(M.K_REARRANGE)[0] != M.STOP:
+                        pass
+                R.end_turn(st, seat)
+            if _turn == 3:  # the round end: the draft and the scoring
+                order = np.zeros(4, dtype=np.int64)
+                R.draft_order(st, order)
+                for seat in order:
+                    M.apply(st, tab, seat, M.K_DRAFT, _same_choice(
+                        st, tab, seat, M.K_DRAFT, ctx, bots, seat, g, k), ctx)
+                for seat in range(4):
+                    M.apply(st, tab, seat, M.K_SCORE, _same_choice(
+                        st, tab, seat, M.K_SCORE, ctx, bots, seat, g, k), ctx)
+                R.next_round(st, tab, 0, game_stream(7, g))
+                st[S.ROUND] = 1
+
+
+@pytest.mark.parametrize("bot", ["greedy", "builder", "showman"])
+def test_every_bot_beats_random(bot):
+    """The ladder's first rung, in 2-player games (seats rotate)."""
+    p, _ = mag.prepare(2, [bot, "random"])
+    df = mag.play_chunk(p, 1, 0, 400).to_pandas()
+    assert df[df["bot"] == bot]["win"].mean() >= 0.95
+
+
+def test_simulate_and_report_run_on_the_magnificent(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["simulate", "magnificent", "--side", "B", "--games", "600", "--players",
+                 "3", "--out", str(out), "--quiet", "--report"]) == 0
+    page = (out / "report" / "index.html").read_text()
+    assert "The Magnificent" in page and "Starting trainer tile kept" in page
+    info = json.loads((out / "run.json").read_text())
+    assert info["request"]["sets"] == {"mode": "B"}
+    assert main(["replay", "--run", str(out), "--game", "5"]) == 0
+    assert "(side B)" in capsys.readouterr().out
+    assert main(["simulate", "magnificent", "--players", "5", "--out",
+                 str(tmp_path / "bad"), "--quiet"]) == 2
+    assert "The Magnificent is for 2 to 4 players, not 5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv,expect", [
+    (["simulate", "magnificent", "--side", "C"], "--side 'C' is unknown (The Magnificent: A "
+                                                 "or B)"),
+    (["simulate", "magnificent", "--set", "trainer_draft_rounds=3"], "more trainer tiles"),
+    (["simulate", "magnificent", "--players", "2", "--bots", "greedy,juggler"],
+     "unknown bot 'juggler'"),
+])
+def test_bad_input_is_one_line(tmp_path, capsys, argv, expect):
+    out = tmp_path / "run"
+    assert main([*argv, "--games", "10", "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert expect in err and err.count("\n") == 1
+    assert not out.exists()
