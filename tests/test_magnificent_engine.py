@@ -131,13 +131,13 @@ def test_hidden_decks_change_no_decision():
             for seat in range(4):
                 k += 1
 
-                def step(kind, seat=seat):
+                def step(kind, seat=seat, g=g, k=k):
                     move = _same_choice(st, tab, seat, kind, ctx, bots, seat, g, k)
                     if move >= 0:
                         return move, M.apply(st, tab, seat, kind, move, ctx)
                     return move, 0
 
-                def posters(seat=seat):
+                def posters(seat=seat, step=step):
                     while st[S.seat(seat) + S.POSTERS_DUE] > 0 and R.posters_left(st):
                         step(M.K_POSTER)
                         if st[S.seat(seat) + S.NEW_POSTER] >= 0:
@@ -218,3 +218,56 @@ def test_bad_input_is_one_line(tmp_path, capsys, argv, expect):
     err = capsys.readouterr().err
     assert expect in err and err.count("\n") == 1
     assert not out.exists()
+
+
+def _hats_and_turns(log, nlog, players):
+    """From a game's log: the seat order of each round's first die-taking, each round's
+    draft order, and the hats' spaces at each round end, replayed from the performances."""
+    hats = list(range(players))  # seat p's hat on space p at setup
+    firsts, drafts, expected_first, expected_draft = {}, {}, {0: 0}, {}
+    for r, kind, p, move, *_ in log[:nlog].tolist():
+        if kind == M.K_DIE and r not in firsts:
+            firsts[r] = p
+        elif kind == M.K_ACTION and move >= M.A_PERFORM:
+            hats[p] = move - M.A_PERFORM
+        elif kind == M.K_DRAFT:
+            drafts.setdefault(r, []).append(p)
+            if r not in expected_draft:
+                expected_draft[r] = sorted(range(players), key=lambda q: -hats[q])
+                order = sorted(range(players), key=lambda q: hats[q])  # the slide
+                for space, q in enumerate(order):
+                    hats[q] = space
+                expected_first[r + 1] = order[0]
+    return firsts, drafts, expected_first, expected_draft
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_log_follows_the_turn_order_the_draft_and_the_steps(players):
+    """Setup picks in reverse turn order; each round starts with the seat lowest on the
+    performance track after the slide and goes clockwise; the draft goes from the highest
+    hat down; a clear die's colour follows its card; every seat fills with gems at the
+    end when it can."""
+    from sim.magnificent.play import play_game
+
+    p, _ = mag.prepare(players, LINEUP[:players])
+    st, rng, scratch, log = new_buffers(log_rows=5000)
+    seen_fill = seen_rearrange = False
+    for g in range(20):
+        nlog, _ = play_game(p.tab, players, 0, 3, g, p.bots, True, st, rng, scratch, log,
+                            False)
+        rows = log[:nlog].tolist()
+        setup = [row[2] for row in rows if row[1] == M.K_TRAINER_SETUP]
+        assert setup == list(range(players - 1, -1, -1))
+        firsts, drafts, expected_first, expected_draft = _hats_and_turns(log, nlog, players)
+        assert firsts == {r: expected_first[r] for r in range(3)}
+        assert drafts == expected_draft
+        for r in range(3):  # clockwise from the start player
+            seats = [row[2] for row in rows if row[0] == r and row[1] == M.K_DIE][:players]
+            assert seats == [(firsts[r] + i) % players for i in range(players)]
+        for i, row in enumerate(rows):
+            if row[1] == M.K_CARD and row[5] // 8 == S.CLEAR:
+                assert rows[i + 1][1] == M.K_COLOUR and rows[i + 1][2] == row[2]
+        seen_fill |= any(row[1] == M.K_FILL and row[3] != M.STOP for row in rows)
+        seen_rearrange |= any(row[1] == M.K_REARRANGE and row[3] != M.STOP for row in rows)
+        assert st[S.OVER] == 1
+    assert seen_fill and seen_rearrange

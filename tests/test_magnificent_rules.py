@@ -269,17 +269,18 @@ def test_travel_takes_gems_passed_and_the_tent_it_ends_on():
     st = fresh()
     b = S.seat(0)
     turn(st, 0, ORANGE, 4)
-    tent = st[S.TRACK_TENT + 4]  # orange track: 1 gem orange, 2 tent, 3 gem green, 4 tent
+    tent = st[S.TRACK_TENT + 4] = TENT["T01"]  # orange track: gem, tent, gem, tent
     R.travel(st, TAB, 0, 4)
     assert st[S.WAGON] == 4 and st[b + S.GEMS: b + S.GEMS + 4].tolist() == [2, 2, 1, 0]
     assert st[b + S.TENT_DUE] == tent and st[S.TRACK_TENT + 4] == -1
     assert st[S.TRACK_TENT + 2] >= 0  # passed, not taken
     assert legal(st, 0, M.K_TENT_SPACE) == [1, 2, 3, 4]
     coins = st[b + S.COINS]
-    R.place_tent(st, TAB, 0, 1)  # tent space 2: 2 coins, with the tent's own bonus
-    bonus = D.TENT_BONUSES[DATA.tents["bonus"][tent]]
-    extra = DATA.tents["amount"][tent] if bonus == "coins" else 0
-    assert st[b + S.COINS] == coins + 2 + extra and st[b + S.TENT + 1] == tent
+    R.place_tent(st, TAB, 0, 1)  # tent space 2: 2 coins, and T01's own 2 coins
+    assert st[b + S.COINS] == coins + 2 + 2 and st[b + S.TENT + 1] == tent
+    st[b + S.TENT_DUE] = TENT["T04"]  # a clear gem, onto tent space 4: a clear gem
+    R.place_tent(st, TAB, 0, 3)
+    assert st[b + S.GEMS + CLEAR] == 2 and st[b + S.COINS] == coins + 4
 
 
 def test_gems_beyond_three_become_coins_and_a_taken_tents_space_gives_posters():
@@ -419,8 +420,12 @@ def test_the_draft_goes_from_the_highest_hat_and_round_three_has_no_trainer_tile
     b = S.seat(0)
     assert st[b + S.HAND + 4] == card and st[b + S.TRAINERS_N] == 1 and st[b + S.TRAINERS] == tile
     assert legal(st, 2, M.K_DRAFT) == [0, 2]
+    st[b + S.MARKERS_USED] = 1
+    st[b + S.DIE] = 13
+    st[b + S.SUM + ORANGE] = 5
     R.next_round(st, TAB, 0, game_stream(2, 2))  # the hats slide down, in order
     assert st[S.PERF: S.PERF + 3].tolist() == [1, 2, 0] and st[S.START] == 1
+    assert st[b + S.MARKERS_USED] == 0 and st[b + S.DIE] == -1 and st[b + S.SUM] == 0
     assert (st[S.DISPLAY_TRAINER: S.DISPLAY_TRAINER + 4] >= 0).sum() == 3
     R.next_round(st, TAB, 1, game_stream(2, 3))  # the display for round 3's draft
     assert (st[S.DISPLAY_MASTER: S.DISPLAY_MASTER + 4] >= 0).sum() == 3

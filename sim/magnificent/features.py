@@ -111,6 +111,16 @@ def _completed(tab, masks, n, before, after) -> int:
     return done
 
 
+@njit(inline="always")
+def sides_facing(tab, mask, target) -> int:
+    """Sides of the squares of ``mask`` that face a square of ``target`` (camp masks)."""
+    cols = tab[R.P_COLS]
+    first, last = tab[R.P_COL_FIRST], tab[R.P_COL_LAST]
+    return (R.popcount((mask >> cols) & target) + R.popcount((mask << cols) & target)
+            + R.popcount(((mask & ~first) >> 1) & target)
+            + R.popcount(((mask & ~last) << 1) & target))
+
+
 @njit
 def _ready(st, p) -> int:
     b = S.seat(p)
@@ -287,10 +297,10 @@ def _place(st, tab, p, t, k, row) -> None:
     row[F_SQUARES] = tab[T.TILE_CELLS + t]
     row[F_ROWS] = _completed(tab, T.ROW_MASK, T.MAX_ROWS, camp, after)
     row[F_SECTIONS] = _completed(tab, T.SECTION_MASK, tab[R.P_SECTIONS], camp, after)
-    # edges on covered squares or the border: the cells' 4 sides less those on free squares
-    free_near = tab[T.PLACE_TOUCH + t * T.MAX_PLACEMENTS + k] & ~camp
-    row[F_CONTACT] = 4 * tab[T.TILE_CELLS + t] - 2 * (tab[T.TILE_CELLS + t] - 1) \
-        - R.popcount(free_near)
+    # sides on covered squares or the border: the outer sides less those on free squares
+    free = tab[R.P_CAMP_ALL] & ~after
+    row[F_CONTACT] = 4 * tab[T.TILE_CELLS + t] - sides_facing(tab, mask, mask) \
+        - sides_facing(tab, mask, free)
     bit = 0
     while mask:
         if mask & 1:

@@ -14,7 +14,8 @@ CODES = ("ok", "dice not conserved", "gems not conserved or over the storage",
          "tiles' squares)", "tents not conserved", "master cards not conserved",
          "posters not conserved", "trainer tiles not conserved", "negative coins",
          "score differs from the sum of its sources", "hats not one a seat on distinct spaces",
-         "trainer markers spent beyond those owned")
+         "trainer markers spent beyond those owned",
+         "a turn ended with posters, tiles, a tent or shows still due")
 
 
 @njit
@@ -96,6 +97,10 @@ def check_state(st, tab) -> int:
             return 10
         if st[b + S.MARKERS_USED] > st[b + S.MARKERS]:
             return 12
+        if st[b + S.TAKEN] < 0 and (st[b + S.POSTERS_DUE] or st[b + S.TENT_DUE] >= 0
+                                    or st[b + S.PENDING] or st[b + S.PENDING + 1]
+                                    or st[b + S.SHOWS_LEFT] or st[b + S.NEW_POSTER] >= 0):
+            return 13
     if tents != tab[R.P_TENTS]:
         return 5
     if masters != tab[R.P_MASTERS]:  # the unused starting sets are in the deck

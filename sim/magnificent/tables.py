@@ -27,7 +27,7 @@ PARAM_NAMES = ("rounds", "turns_per_round", "start_coins", "start_gems_per_colou
                "gem_storage_per_colour", "coins_per_excess_gem", "master_cards_held",
                "coins_per_point", "master_final_divisor", "points_per_section",
                "gems_per_gap_square", "gems_per_colour", "camp_rows", "camp_cols", "camp_all",
-               "sections", "levels", "perf_spaces", "masters", "posters", "tents", "trainers",
+               "col_first", "col_last", "sections", "levels", "perf_spaces", "masters", "posters", "tents", "trainers",
                "board_spaces")
 P = {name: k for k, name in enumerate(PARAM_NAMES)}
 # Effects of trainer tiles and board spaces, master card bonuses, tent and camp bonuses,
@@ -204,6 +204,8 @@ def pack(d: D.MagnificentData) -> np.ndarray:
     par[P["camp_rows"]], par[P["camp_cols"]] = rows, cols
     squares = {(int(r), int(c)) for r, c in zip(d.camp["row"], d.camp["col"])}
     par[P["camp_all"]] = sum(1 << (r * cols + c) for r, c in squares)
+    par[P["col_first"]] = sum(1 << (r * cols) for r in range(rows))
+    par[P["col_last"]] = sum(1 << (r * cols + cols - 1) for r in range(rows))
     par[P["sections"]] = len(sections)
     par[P["levels"]] = len(d.build_levels)
     par[P["perf_spaces"]] = len(d.performance)

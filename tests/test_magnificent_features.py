@@ -1,0 +1,91 @@
+"""The Magnificent's move features on hand-built positions: what each column says."""
+
+import numpy as np
+
+from sim.magnificent import features as F
+from sim.magnificent import moves as M
+from sim.magnificent import rules as R
+from sim.magnificent import state as S
+from tests.test_magnificent_rules import (CTX, GREEN, ORANGE, TAB, TENT, TILE, bits, fresh,
+                                          placement, turn)
+
+
+def features(st, p, kind, moves, ctx=CTX):
+    moves = np.array(moves, dtype=np.int64)
+    out = np.zeros((len(moves), F.N_FEATURES))
+    F.move_features(st, TAB, p, kind, ctx, moves, len(moves), out, F.new_buffers())
+    return {name: out[:, k].tolist() for k, name in enumerate(F.FEATURES)}
+
+
+def test_a_placements_squares_bonuses_contact_and_completions():
+    st = fresh()
+    b = S.seat(0)
+    st[b + S.CAMP] = bits(*[(r, c) for r in range(2) for c in range(4)]) & ~bits(
+        (1, 1), (1, 2), (1, 3), (0, 2))  # section 1 (rows 0-1, cols 0-3) less a T's squares
+    t = TILE["orange-small"]
+    fill = placement(t, bits((1, 1), (1, 2), (1, 3), (0, 2)))
+    apart = placement(t, bits((4, 4), (4, 5), (4, 6), (5, 5)))
+    ctx = CTX.copy()
+    ctx[0] = t
+    f = features(st, 0, M.K_PLACE, [fill, apart], ctx)
+    assert f["squares"] == [4, 4] and f["sections"] == [1, 0] and f["rows"] == [0, 0]
+    assert f["markers"] == [0, 1]  # (4,4) is a trainer square
+    # fill: 10 outer sides, 4 of them on free squares ((2,1), (2,2), (2,3) and (1,4))
+    assert f["contact"][0] == 10 - 4
+    block = TILE["green-large"]  # a 2x3 block: 10 outer sides; in a corner, 5 on the border
+    ctx[0] = block
+    corner = placement(block, bits((4, 5), (4, 6), (4, 7), (5, 5), (5, 6), (5, 7)))
+    assert features(st, 0, M.K_PLACE, [corner], ctx)["contact"] == [5]
+
+
+def test_a_dies_power_its_cost_and_the_penalty_it_adds():
+    st = fresh()
+    b = S.seat(0)
+    st[b + S.SUM: b + S.SUM + 4] = [5, 2, 0, 0]
+    st[b + S.COINS] = 6
+    st[S.ROUND] = 1  # 2 points a missing coin
+    f = features(st, 0, M.K_DIE, [ORANGE * 8 + 3, GREEN * 8 + 6, 3 * 8 + 2])
+    assert f["power"] == [8, 8, 7]  # a clear die goes with the colour held most
+    assert f["dice_cost"] == [3, 3, 2]  # orange to 8, green to 8, clear on top
+    assert f["penalty"] == [-4, -4, -2]  # cost 5 -> 8 or 7 against 6 coins
+
+
+def test_an_actions_gains():
+    st = fresh()
+    b = S.seat(0)
+    turn(st, 0, ORANGE, 4)
+    st[S.TRACK_TENT + 2] = -1  # a poster symbol on space 2
+    st[S.TRACK_TENT + 4] = TENT["T01"]
+    f = features(st, 0, M.K_ACTION, [M.A_BUILD + 1, M.A_TRAVEL + 3, M.A_TRAVEL + 4])
+    assert f["build"] == [1, 0, 0] and f["squares"][0] == 6
+    assert f["gems"] == [0, 2, 2] and f["posters"] == [0, 1, 1] and f["tent"] == [0, 0, 1]
+    st[b + S.POSTER + 1] = 6  # P01 needs an orange small tile
+    f = features(st, 0, M.K_ACTION, [M.A_BUILD + 0, M.A_BUILD + 1])
+    assert f["needed"] == [1, 0]
+
+
+def test_a_boosts_gain_is_what_the_best_action_gains():
+    st = fresh()
+    b = S.seat(0)
+    st[b + S.CAMP] = 0
+    turn(st, 0, GREEN, 4)
+    st[b + S.GEMS + GREEN] = 1
+    now = F.action_value(st, TAB, 0, 4, 0, 0, 0, F.new_buffers())
+    more = F.action_value(st, TAB, 0, 6, 0, 0, 0, F.new_buffers())
+    f = features(st, 0, M.K_BOOST, [M.STOP, M.B_GEM])
+    assert f["stop"] == [1, 0] and f["gems"] == [0, -1] and f["power"] == [0, 2]
+    assert f["action_gain"] == [0, more - now] and more > now
+
+
+def test_shows_and_the_draft_read_the_cards():
+    st = fresh()
+    b = S.seat(0)
+    st[b + S.POSTER: b + S.POSTER + 5] = [0, -1, -1, -1, -1]  # Larissa over the printed tent
+    st[b + S.PLACED + TILE["orange-small"]] = 1
+    st[b + S.SHOWS_LEFT] = 1
+    f = features(st, 0, M.K_SHOW, [M.STOP, 1])
+    assert f["shows"] == [0, 4] and f["stop"] == [1, 0]
+    row = 0
+    card = st[S.DISPLAY_MASTER + row]
+    f = features(st, 0, M.K_DRAFT, [row])
+    assert f["master"] == [R.master_value(st, TAB, 0, card)] and f["trainer"][0] > 0
