@@ -6,8 +6,18 @@ from sim.magnificent import features as F
 from sim.magnificent import moves as M
 from sim.magnificent import rules as R
 from sim.magnificent import state as S
-from tests.test_magnificent_rules import (CTX, GREEN, ORANGE, TAB, TENT, TILE, bits, fresh,
-                                          placement, turn)
+from tests.test_magnificent_rules import (
+    CTX,
+    GREEN,
+    ORANGE,
+    TAB,
+    TENT,
+    TILE,
+    bits,
+    fresh,
+    placement,
+    turn,
+)
 
 
 def features(st, p, kind, moves, ctx=CTX):

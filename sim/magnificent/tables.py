@@ -27,8 +27,8 @@ PARAM_NAMES = ("rounds", "turns_per_round", "start_coins", "start_gems_per_colou
                "gem_storage_per_colour", "coins_per_excess_gem", "master_cards_held",
                "coins_per_point", "master_final_divisor", "points_per_section",
                "gems_per_gap_square", "gems_per_colour", "camp_rows", "camp_cols", "camp_all",
-               "col_first", "col_last", "sections", "levels", "perf_spaces", "masters", "posters", "tents", "trainers",
-               "board_spaces")
+               "col_first", "col_last", "sections", "levels", "perf_spaces", "masters",
+               "posters", "tents", "trainers", "board_spaces")
 P = {name: k for k, name in enumerate(PARAM_NAMES)}
 # Effects of trainer tiles and board spaces, master card bonuses, tent and camp bonuses,
 # scorings: indices into data's vocabularies.
