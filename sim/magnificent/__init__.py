@@ -69,8 +69,7 @@ def declare(info: dict) -> ResultsDeclaration:
     return ResultsDeclaration(
         title="The Magnificent",
         sources=S.SOURCES,
-        elements=(Element("turn_position", "dealt", "Position in turn order (round 1)"),
-                  Element("board", "dealt", "Player board (and its starting master cards)"),
+        elements=(Element("board", "dealt", "Player board (and its starting master cards)"),
                   Element("start_poster", "dealt", "Starting poster"),
                   Element("trainer_offer", "dealt", "Trainer tiles offered at the pick",
                           sep=" + "),

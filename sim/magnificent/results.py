@@ -42,8 +42,6 @@ def to_table(data: MagnificentData, bots: list[str], side: int, seed: int, start
     labels, index = offers(data.trainer_names, data.params["trainer_offer_at_setup"])
     columns |= {
         "side": categorical(np.full(n * n_players, side), list(SIDES)),
-        "turn_position": categorical(np.tile(np.arange(n_players), n),
-                                     [f"{k + 1}" for k in range(n_players)]),
         "board": categorical(f["board"], list(BOARDS)),
         "start_poster": categorical(f["start_poster"], data.poster_names),
         "trainer_offer": categorical(np.array([index[int(m)] for m in f["trainer_offered"]]),
