@@ -164,15 +164,18 @@ def _per_game(table: pd.DataFrame, mask: np.ndarray, column: str, players: int) 
         return (values * m).sum(axis=1) / m.sum(axis=1)
 
 
-def _values(table: pd.DataFrame, target: Target, length: str, players: int) -> dict:
-    """The per-game values a comparison reads from one chunk of one arm."""
+def _values(table: pd.DataFrame, target: Target, length: str | None, players: int) -> dict:
+    """The per-game values a comparison reads from one chunk of one arm (the game length
+    where the game declares one: a game of fixed rounds has none)."""
     mask = target.mask(table)
     every = np.ones(len(table), dtype=bool)
-    return {"win": _per_game(table, mask, "win", players),
-            "score": _per_game(table, mask, "score", players),
-            "table_score": _per_game(table, every, "score", players),
-            "start_win": _per_game(table, table["seat"].to_numpy() == 0, "win", players),
-            "length": _per_game(table, every, length, players)}
+    values = {"win": _per_game(table, mask, "win", players),
+              "score": _per_game(table, mask, "score", players),
+              "table_score": _per_game(table, every, "score", players),
+              "start_win": _per_game(table, table["seat"].to_numpy() == 0, "win", players)}
+    if length:
+        values["length"] = _per_game(table, every, length, players)
+    return values
 
 
 def compare(game: str = "festival", players: int = 4, bots=None, *, a_bots=None,
@@ -244,7 +247,7 @@ def _play(module, folder, request, arms, metric, tgt, design, total, batch, rota
     players = request["players"]
     test = Sprt(design)
     parts: dict[str, list[dict]] = {"a": [], "b": []}
-    length = None
+    length = ""  # the declared game length column, None when the game has none
     verdict = None
     bar = None
     if progress:
@@ -261,9 +264,9 @@ def _play(module, folder, request, arms, metric, tgt, design, total, batch, rota
                         chunk_size=batch, threads=threads, rotate=rotate, data=arm.data,
                         progress=False, sets=arm.sets or None, upto=(k + 1) * batch)
                     table = read_chunk(out, k)
-                if length is None:
-                    length = module.declare(read_info(out)).length[0]
-                frame = table.select([*COLUMNS, length]).to_pandas()
+                if length == "":
+                    length = next(iter(module.declare(read_info(out)).length), None)
+                frame = table.select([*COLUMNS, *([length] if length else [])]).to_pandas()
                 parts[name].append(_values(frame, tgt, length, players))
             if bar is not None:
                 bar.update(len(parts["a"][-1]["win"]))
@@ -328,7 +331,8 @@ def _fixed_verdict(main: dict, design: Design, values: dict, metric: str
     return "undecided at max-games", low, high
 
 
-def _also(values: dict, metric: str, tgt: Target, alpha: float, length: str) -> list[dict]:
+def _also(values: dict, metric: str, tgt: Target, alpha: float, length: str | None
+          ) -> list[dict]:
     """Paired differences beside the tested one, each with a fixed-n interval (description,
     not a test) and the variance reduction pairing gave."""
     rows = [("win", f"win rate of {tgt.label()}"), ("score", f"mean score of {tgt.label()}"),
@@ -336,7 +340,7 @@ def _also(values: dict, metric: str, tgt: Target, alpha: float, length: str) -> 
             ("length", f"game length ({length})")]
     out = []
     for key, label in rows:
-        if key == "start_win" and str(tgt) == "seat=0":
+        if (key == "start_win" and str(tgt) == "seat=0") or key not in values["a"]:
             continue
         s = paired_summary(values["a"][key], values["b"][key], alpha)
         out.append({"value": key, "label": label, "tested": key == metric, **s})

@@ -271,3 +271,16 @@ def test_the_log_follows_the_turn_order_the_draft_and_the_steps(players):
         seen_rearrange |= any(row[1] == M.K_REARRANGE and row[3] != M.STOP for row in rows)
         assert st[S.OVER] == 1
     assert seen_fill and seen_rearrange
+
+
+def test_side_a_against_side_b_is_a_comparison_on_the_same_deals(tmp_path, capsys):
+    """A game of fixed length (no length column) compares as any other; both arms play
+    the same seeds, so side is all that differs."""
+    out = tmp_path / "ab"
+    assert main(["compare", "magnificent", "--players", "2", "--a-side", "A", "--b-side", "B",
+                 "--games", "400", "--batch", "200", "--out", str(out), "--quiet"]) == 0
+    summary = json.loads((out / "compare.json").read_text())["result"]
+    assert summary["games"] == 400 and "length" not in {a["value"] for a in summary["also"]}
+    a = json.loads((out / "a" / "run.json").read_text())
+    b = json.loads((out / "b" / "run.json").read_text())
+    assert a["request"]["sets"] == {"mode": "A"} and b["request"]["sets"] == {"mode": "B"}
