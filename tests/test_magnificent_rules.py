@@ -449,9 +449,9 @@ def test_scoring_a_master_card_discards_it_and_the_hand_closes_up():
     ("I-2", {"shows": 4}, 12),  # 3 a show
     ("II-2", {"tents": 3}, 9),  # 3 a tent held, the printed one counted
     ("I-3", {"placed": {"orange-small": 2, "orange-large": 1, "green-small": 5}}, 6),
-    ("IV-2", {"placed": {"orange-large": 2, "purple-large": 1, "green-small": 5}}, 9),
+    ("IV-2", {"placed": {"orange-large": 2, "purple-large": 1, "green-small": 5}}, 6),
     ("I-4", {"gems": [1, 2, 0, 1]}, 4),  # 1 a gem
-    ("II-4", {"coins": 11}, 3),  # 1 per 3 coins
+    ("II-4", {"coins": 11}, 5),  # 1 per 2 coins
     ("III-4", {"trainers": 2}, 6),  # 3 a trainer tile
     ("IV-3", {"posters": 3}, 6),  # 2 a poster held
 ])
