@@ -38,7 +38,9 @@ def test_a_later_game_does_not_depend_on_the_games_before_it():
 @pytest.mark.parametrize("backend", ["processes", "dask"])
 @pytest.mark.parametrize("game,games,bots", [("festival", 600, BOTS),
                                              ("dice_theme_park", 60,
-                                              ["greedy", "builder", "operator", "random"])])
+                                              ["greedy", "builder", "operator", "random"]),
+                                             ("magnificent", 120,
+                                              ["greedy", "builder", "showman", "random"])])
 def test_backends_give_identical_rows(tmp_path, backend, game, games, bots):
     args = (game, games, 4, bots, 42)
     run(*args, tmp_path / "threads", chunk_size=games // 3, progress=False)

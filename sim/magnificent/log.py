@@ -67,12 +67,14 @@ def format_log(log: np.ndarray, nlog: int, d: D.MagnificentData, tab: np.ndarray
             if move == M.STOP:
                 continue
             text = "  " + {M.B_GEM: "spends a gem of the colour: power +2",
-                           M.B_CLEAR: "spends a clear gem: power +2",
-                           M.B_BONUS: "uses the card's top bonus"}.get(move, "")
-            if M.B_COPY <= move < M.B_TILE:
-                text = f"  the copy card copies hand card {move - M.B_COPY + 1}'s top bonus"
+                           M.B_CLEAR: "spends a clear gem: power +2"}.get(move, "")
+            if M.B_BONUS <= move < M.B_TILE:
+                bonus = list(D.MASTER_BONUSES)[d.master_cards["bonus"][x]]
+                text = (f"  {'uses' if move == M.B_BONUS else 'copies'} the top bonus of "
+                        f"{d.master_card_names[x]}: {bonus} {d.master_cards['bonus_amount'][x]}")
             elif M.B_TILE <= move < M.B_SPACE:
-                text = f"  a trainer marker on its trainer tile {move - M.B_TILE + 1}"
+                text = (f"  a trainer marker on its trainer tile {d.trainer_names[y]} "
+                        f"({_effect(*d.trainers[y])})")
             elif move >= M.B_SPACE:
                 i = move - M.B_SPACE
                 text = (f"  a trainer marker on the board's trainer space {i + 1} "

@@ -98,6 +98,13 @@ def _details(st, tab, p, kind, move, ctx, details) -> None:
     elif kind == M.K_CARD:
         details[0] = st[b + S.TAKEN]
         details[1] = st[b + S.HAND + move]
+    elif kind == M.K_BOOST:  # the card whose top bonus is used, or the trainer tile
+        if move == M.B_BONUS:
+            details[0] = st[b + S.HAND + st[b + S.SLOT]]
+        elif M.B_COPY <= move < M.B_TILE:
+            details[0] = st[b + S.HAND + move - M.B_COPY]
+        elif M.B_TILE <= move < M.B_SPACE:
+            details[1] = st[b + S.TRAINERS + move - M.B_TILE]
 
 
 @njit(inline="always")
