@@ -529,3 +529,58 @@ def test_ties_go_to_the_most_coins_then_are_shared():
     ranks = np.zeros(4, dtype=np.int64)
     R.standing(st, wins, ranks)
     assert wins[:3].tolist() == [0, 0.5, 0.5] and ranks[:3].tolist() == [3, 1, 1]
+
+
+@pytest.mark.parametrize("tent", range(16))
+def test_every_tent_gives_its_placement_bonus_and_pays_its_show(tent):
+    """Each of the 16 tents onto tent space 5 (3 points): its own bonus and the space's;
+    then a show of Larissa (3 points, a coin) over it pays the tent's points and coins and
+    costs its gem."""
+    st = fresh()
+    b = S.seat(0)
+    st[b + S.TENT_DUE] = tent
+    before = st[b: b + S.SEAT_SIZE].copy()
+    R.place_tent(st, TAB, 0, 4)
+    gain = st[b: b + S.SEAT_SIZE] - before
+    kind, amount = D.TENT_BONUSES[DATA.tents["bonus"][tent]], DATA.tents["amount"][tent]
+    assert gain[S.SCORE] == 3 + (amount if kind == "points" else 0)
+    assert gain[S.COINS] == (amount if kind == "coins" else 0)
+    assert st[b + S.MARKERS] == 1 + (amount if kind == "trainer" else 0)
+    assert gain[S.GEMS + CLEAR] == (amount if kind == "clear_gem" else 0)
+    _board(st, 0, [None, None, None, None, "Larissa"], ["printed", None, None, None,
+                                                        DATA.tent_names[tent]])
+    st[b + S.PLACED + TILE["orange-small"]] = 1
+    st[b + S.GEMS: b + S.GEMS + 4] = [1, 1, 1, 1]
+    st[b + S.SHOWS_LEFT] = 1
+    score, coins = st[b + S.SCORE], st[b + S.COINS]
+    R.show(st, TAB, 0, 4)
+    t = DATA.tents[tent]
+    assert st[b + S.SCORE] - score == 3 + t["show_points"]
+    assert st[b + S.COINS] - coins == 1 + t["show_coins"]
+    assert st[b + S.GEMS: b + S.GEMS + 4].sum() == 4 - t["gems"]
+
+
+@pytest.mark.parametrize("poster", ["P01", "P02", "P03", "P13", "P15", "P16", "Alberic"])
+def test_posters_of_one_two_and_three_tiles_with_and_without_gems(poster):
+    """A poster's show needs each tile it shows (twice for two of a kind) and its gems,
+    and pays its points and coins."""
+    st = fresh()
+    b = S.seat(0)
+    row = DATA.posters[POSTER[poster]]
+    _board(st, 0, [poster, None, None, None, None], ["T01", None, None, None, None])
+    st[b + S.SHOWS_LEFT] = 1
+    st[b + S.GEMS: b + S.GEMS + 4] = 0
+    tiles = np.bincount(row["tiles"][: row["n_tiles"]], minlength=6)
+    for t in range(6):
+        st[b + S.PLACED + t] = tiles[t]
+    if row["gems"]:
+        assert not R.can_show(st, TAB, 0, 0)
+        st[b + S.GEMS + row["gem_colour"]] = row["gems"]
+    for t in np.flatnonzero(tiles):  # one tile short: no show
+        st[b + S.PLACED + t] -= 1
+        assert not R.can_show(st, TAB, 0, 0)
+        st[b + S.PLACED + t] += 1
+    assert R.can_show(st, TAB, 0, 0)
+    R.show(st, TAB, 0, 0)
+    assert st[b + S.SCORE] == row["points"] + 4  # T01: 4 points
+    assert st[b + S.COINS] == 6 + row["coins"] and st[b + S.GEMS: b + S.GEMS + 4].sum() == 0

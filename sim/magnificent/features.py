@@ -32,7 +32,8 @@ FEATURES = (
     "contact",  # PLACE: its edges on covered squares or the camp's border
     "rows",  # PLACE: camp rows it completes
     "sections",  # PLACE, FILL: camp sections it completes
-    "markers",  # trainer markers gained
+    "markers",  # trainer markers gained (for good)
+    "spent",  # BOOST: 1 for a trainer marker spent (back at the round's end)
     "posters",  # POSTER: the poster's points and coins; ACTION travel: posters collected
     "tent",  # ACTION travel: a tent taken; TENT_SPACE: the space's bonus
     "shows",  # ACTION perform: points and coins of the best shows it allows; SHOW: the show's
@@ -47,7 +48,7 @@ FEATURES = (
 )
 N_FEATURES = len(FEATURES)
 (F_POINTS, F_COINS, F_GEMS, F_POWER, F_PENALTY, F_DICE_COST, F_ACTION_GAIN, F_SQUARES,
- F_NEEDED, F_CONTACT, F_ROWS, F_SECTIONS, F_MARKERS, F_POSTERS, F_TENT, F_SHOWS, F_HAT,
+ F_NEEDED, F_CONTACT, F_ROWS, F_SECTIONS, F_MARKERS, F_SPENT, F_POSTERS, F_TENT, F_SHOWS, F_HAT,
  F_MASTER, F_TRAINER, F_READY, F_STOP, F_BUILD, F_TRAVEL, F_PERFORM) = range(N_FEATURES)
 # ACTION_VALUE: the measure of an action behind ``action_gain``, in points: a camp square,
 # a gem, a poster and a tent on a travel, and the best shows of a performance.
@@ -119,15 +120,6 @@ def sides_facing(tab, mask, target) -> int:
     return (R.popcount((mask >> cols) & target) + R.popcount((mask << cols) & target)
             + R.popcount(((mask & ~first) >> 1) & target)
             + R.popcount(((mask & ~last) << 1) & target))
-
-
-@njit
-def _ready(st, p) -> int:
-    b = S.seat(p)
-    n = 0
-    for k in range(S.POSTER_SPACES):
-        n += st[b + S.POSTER + k] >= 0 and st[b + S.TENT + k] != -1
-    return n
 
 
 @njit
@@ -228,7 +220,7 @@ def _boost(st, tab, p, move, row, values) -> None:
         else:
             t = st[b + S.TRAINERS + i]
             effect, amount = tab[T.TR_EFFECT + t], tab[T.TR_AMOUNT + t]
-        row[F_MARKERS] = -1
+        row[F_SPENT] = 1
         if effect == T.E_POWER:
             added = amount
         elif effect == T.E_BUILD_LEVEL:
