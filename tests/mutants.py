@@ -618,16 +618,29 @@ MUTANTS = [
 ]
 
 
-def _first_failure(tree: Path, tests: list[str]) -> str | None:
-    """The node id of the first test that fails (pytest -x), or None when all pass."""
-    res = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-rf", "-p",
-                          "no:cacheprovider", *tests], cwd=tree, capture_output=True, text=True)
+# s: a pytest run this long is a mutant's endless loop (a mutant's own test files take a few
+# minutes at most, the whole suite about ten)
+TIMEOUT = {"first": 600, "suite": 1800}
+
+
+def _first_failure(tree: Path, tests: list[str], timeout: int = TIMEOUT["suite"]
+                   ) -> tuple[str, list[str]] | None:
+    """None when all pass; else what failed, as (a label for the log, the pytest arguments
+    that run it again): the first failing test's node id (pytest -x), or the whole ``tests``
+    when pytest names none (a crash) or does not end within TIMEOUT (a mutant that loops
+    forever)."""
+    try:
+        res = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-rf", "-p",
+                              "no:cacheprovider", *tests], cwd=tree, capture_output=True,
+                             text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"timed out after {timeout} s: {' '.join(tests)}", tests
     if res.returncode == 0:
         return None
     # "FAILED <node id> - <message>": a parametrised id may hold spaces
     failed = [x.removeprefix("FAILED ").split(" - ")[0] for x in res.stdout.splitlines()
               if x.startswith("FAILED ")]
-    return failed[0] if failed else " ".join(tests)
+    return (failed[0], [failed[0]]) if failed else (" ".join(tests), tests)
 
 
 def main() -> int:
@@ -658,20 +671,21 @@ def main() -> int:
         # (the slow subprocess tests of interruption run only where a mutant's own test
         # files hold them: they check the runner, which those mutants name; the check of
         # this list fails on every mutant's copy, so it would count each survivor killed)
-        for tests in ([f"tests/{f}" for f in first],
-                      ["tests", "-m", "not slow", "--ignore=tests/test_mutants_list.py"]):
-            killer = _first_failure(tree, tests)
+        for tests, limit in (([f"tests/{f}" for f in first], TIMEOUT["first"]),
+                             (["tests", "-m", "not slow", "--ignore=tests/test_mutants_list.py"],
+                              TIMEOUT["suite"])):
+            killer = _first_failure(tree, tests, limit)
             if killer:
                 break
         path.write_text(original)
         # a kill counts only if the failing test passes without the mutant (not a flake)
-        if killer and _first_failure(tree, [killer]):
-            print(f"{n:2d} FLAKY: {killer} fails without the mutant too", flush=True)
+        if killer and _first_failure(tree, killer[1]):
+            print(f"{n:2d} FLAKY: {killer[0]} fails without the mutant too", flush=True)
             killer = None
         killed = killer is not None
         line = old.strip().splitlines()[0][:60]
         print(f"{n:2d} {'killed  ' if killed else 'SURVIVED'} {time.time() - t0:5.0f} s  "
-              f"{file}: {line}" + (f"  <- {killer}" if killed else ""), flush=True)
+              f"{file}: {line}" + (f"  <- {killer[0]}" if killed else ""), flush=True)
         if not killed:
             survivors.append(n)
     done = len(list(chosen)) - len(stale)

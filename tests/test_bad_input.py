@@ -182,7 +182,7 @@ def test_report_refuses_a_damaged_run_and_the_rerun_repairs_it(run_copy, small_r
     (["replay", "--run", "RUN", "--seed", "9"], "--seed 9 contradicts the run"),
     (["replay", "--run", "RUN", "--players", "3"], "--players 3 contradicts the run"),
     (["replay", "--run", "RUN", "--bots", "random"], "--bots"),
-    (["bench", "magnificent"], "magnificent has data but no engine yet"),
+    (["bench", "magnificent", "--side", "C"], "--side 'C' is unknown"),
     (["bench", "chess"], "unknown game 'chess'"),
     (["bench", "festival", "--games", "0"], "--games must be at least 1"),
     (["bench", "festival", "--interpreted-games", "-1"], "--interpreted-games at least 0"),

@@ -59,3 +59,22 @@ def writable_folder(out: Path, name: str = "out") -> None:
         raise ParameterError(name, f"{out} cannot be made: {parent} is a file")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise PlaytestError(f"cannot write to {parent}: permission denied")
+
+
+def lineup(title: str, params: dict, n_players: int, bot_names: list[str]) -> None:
+    """A game's player count within its rules' ``min_players``..``max_players`` and one
+    bot a player; refused in one line that names the game."""
+    lo, hi = params["min_players"], params["max_players"]
+    if not lo <= n_players <= hi:
+        raise PlaytestError(f"{title} is for {lo} to {hi} players, not {n_players}")
+    if len(bot_names) != n_players:
+        raise PlaytestError(f"{n_players} players need {n_players} bots, got "
+                            f"{len(bot_names)}: {','.join(bot_names)}")
+
+
+def first_violation(codes: tuple[str, ...], check: np.ndarray, start: int) -> None:
+    """Raise on the first game of a checked chunk whose invariant check failed (``check``:
+    each game's code, 0 for none)."""
+    if check.any():
+        bad = int(np.flatnonzero(check)[0])
+        raise RuntimeError(f"game {start + bad}: {codes[int(check[bad])]}")

@@ -12,6 +12,11 @@ def categorical(codes: np.ndarray, names: list[str]) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int16)), pa.array(names))
 
 
+def card_column(names: list[str], rows: np.ndarray, none: str = "none") -> pa.DictionaryArray:
+    """A card column: rows of ``names``, -1 for no card (``none``)."""
+    return categorical(np.where(rows < 0, len(names), rows), [*names, none])
+
+
 def schema_columns(bots: list[str], seed: int, start: int, n: int, n_players: int,
                    bot_slot: np.ndarray, score: np.ndarray, rank: np.ndarray,
                    win: np.ndarray) -> dict[str, pa.Array]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from sim.core.checks import first_violation, lineup
 from sim.core.declaration import Element, GameElement, HeldSet, ResultsDeclaration
 from sim.core.errors import PlaytestError
 from sim.dice_theme_park import batch, bots, data, tables
@@ -50,12 +51,7 @@ def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
     if mode not in MODES:
         raise PlaytestError(f"--mode {mode!r} is unknown (Dice Theme Park: {', '.join(MODES)})")
     d = data.load(data_dir, sets or None)
-    lo, hi = d.params["min_players"], d.params["max_players"]
-    if not lo <= n_players <= hi:
-        raise PlaytestError(f"Dice Theme Park is for {lo} to {hi} players, not {n_players}")
-    if len(bot_names) != n_players:
-        raise PlaytestError(f"{n_players} players need {n_players} bots, got "
-                            f"{len(bot_names)}: {','.join(bot_names)}")
+    lineup("Dice Theme Park", d.params, n_players, bot_names)
     arrays = bots.bot_arrays(bot_names)
     meta = {"data_dir": str(d.folder), "data_hash": d.hash, "bots": list(bot_names),
             "mode": mode, "objectives_in_play": len(d.params["objective_rounds"][mode]),
@@ -104,11 +100,10 @@ def play_chunk(p: Prepared, seed: int, start: int, n: int, check: bool = False) 
     """Games start..start+n-1 as a results table; ``check`` tests the invariants."""
     seat_out, win_out, game_out = batch.run_chunk(p.tab, p.n_players, p.mode, seed, start, n,
                                                   p.bots, p.rotate, check)
-    if check and game_out[batch.GO_CHECK].any():
+    if check:
         from sim.dice_theme_park.invariants import CODES
 
-        bad = int(np.flatnonzero(game_out[batch.GO_CHECK])[0])
-        raise RuntimeError(f"game {start + bad}: {CODES[int(game_out[batch.GO_CHECK, bad])]}")
+        first_violation(CODES, game_out[batch.GO_CHECK], start)
     return to_table(p.data, list(p.bot_names), p.mode, seed, start, seat_out, win_out,
                     game_out)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from sim.core.results import categorical, schema_columns
+from sim.core.results import card_column, categorical, schema_columns
 from sim.dice_theme_park import batch as B
 from sim.dice_theme_park.data import MODES, STACKS, DiceThemeParkData
 
@@ -21,10 +21,6 @@ def _pairs(names: list[str], lo: np.ndarray, hi: np.ndarray) -> pa.DictionaryArr
     # pair (a, b) of k items, a < b, is number a * k - a * (a + 1) / 2 + b - a - 1
     code = lo * k - lo * (lo + 1) // 2 + hi - lo - 1
     return categorical(np.where(lo < 0, len(labels), code), [*labels, NONE])
-
-
-def _card(names: list[str], rows: np.ndarray) -> pa.DictionaryArray:
-    return categorical(np.where(rows < 0, len(names), rows), [*names, NONE])
 
 
 def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, start: int,
@@ -62,9 +58,9 @@ def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, sta
     }
     columns |= {
         "admin_pair": _pairs(data.administrator_names, f["admin_dealt_1"], f["admin_dealt_2"]),
-        "admin": _card(data.administrator_names, f["admin"]),
+        "admin": card_column(data.administrator_names, f["admin"]),
         "skill_pair": _pairs(data.skill_names, f["skill_dealt_1"], f["skill_dealt_2"]),
-        "skill": _card(data.skill_names, f["skill"]),
+        "skill": card_column(data.skill_names, f["skill"]),
         "skills_taken": pa.array(f["skills_taken"].astype(np.int64)),
     }
     for k in range(B.OBJECTIVES):

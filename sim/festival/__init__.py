@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from sim.core.checks import first_violation, lineup
 from sim.core.declaration import Element, GameElement, HeldSet, ResultsDeclaration
 from sim.core.errors import PlaytestError
 from sim.festival import batch, bots, data
@@ -40,14 +41,9 @@ def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
     """Validate a request; returns the worker spec and metadata for run.json. ``sets``
     overrides rules.toml values ({key: value}, dotted keys for tables)."""
     d = data.load(data_dir, sets)
-    lo, hi = int(d.tables.params[S.P_MIN_PLAYERS]), int(d.tables.params[S.P_MAX_PLAYERS])
-    if not lo <= n_players <= hi:
-        raise PlaytestError(f"Festival is for {lo} to {hi} players, not {n_players}")
-    if len(bot_names) != n_players:
-        raise PlaytestError(
-            f"{n_players} players need {n_players} bots, got {len(bot_names)}: "
-            f"{','.join(bot_names)}"
-        )
+    lineup("Festival", {"min_players": int(d.tables.params[S.P_MIN_PLAYERS]),
+                        "max_players": int(d.tables.params[S.P_MAX_PLAYERS])}, n_players,
+           bot_names)
     arrays = bots.bot_arrays(bot_names)  # refuses unknown bots here, not in a worker
     meta = {"data_dir": str(d.folder), "data_hash": d.hash, "bots": list(bot_names),
             "cards": d.cards, "n_deck": d.n_deck, "crowd": d.crowd,
@@ -83,11 +79,10 @@ def play_chunk(p: Prepared, seed: int, start: int, n: int, check: bool = False) 
     tested after every turn and a breach raises."""
     seat_out, win_out, game_out = batch.run_chunk(p.data.tab, p.n_players, seed, start, n,
                                                   p.bots, p.rotate, check)
-    if check and game_out[batch.GO_CHECK].any():
+    if check:
         from sim.festival.invariants import CODES
 
-        bad = int(np.flatnonzero(game_out[batch.GO_CHECK])[0])
-        raise RuntimeError(f"game {start + bad}: {CODES[int(game_out[batch.GO_CHECK, bad])]}")
+        first_violation(CODES, game_out[batch.GO_CHECK], start)
     return to_table(p.data, list(p.bot_names), seed, start, seat_out, win_out, game_out)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from sim.core.checks import first_violation, lineup
 from sim.core.declaration import Element, HeldSet, ResultsDeclaration
 from sim.core.errors import PlaytestError
 from sim.magnificent import batch, bots, data, tables
@@ -49,12 +50,7 @@ def prepare(n_players: int, bot_names: list[str], data_dir: str | None = None,
     if side not in SIDES:
         raise PlaytestError(f"--side {side!r} is unknown (The Magnificent: A or B)")
     d = data.load(data_dir, sets or None)
-    lo, hi = d.params["min_players"], d.params["max_players"]
-    if not lo <= n_players <= hi:
-        raise PlaytestError(f"The Magnificent is for {lo} to {hi} players, not {n_players}")
-    if len(bot_names) != n_players:
-        raise PlaytestError(f"{n_players} players need {n_players} bots, got "
-                            f"{len(bot_names)}: {','.join(bot_names)}")
+    lineup("The Magnificent", d.params, n_players, bot_names)
     arrays = bots.bot_arrays(bot_names)
     meta = {"data_dir": str(d.folder), "data_hash": d.hash, "bots": list(bot_names),
             "mode": side, "master_cards": list(d.master_card_names),
@@ -96,11 +92,10 @@ def play_chunk(p: Prepared, seed: int, start: int, n: int, check: bool = False) 
     """Games start..start+n-1 as a results table; ``check`` tests the invariants."""
     seat_out, win_out, game_out = batch.run_chunk(p.tab, p.n_players, p.side, seed, start, n,
                                                   p.bots, p.rotate, check)
-    if check and game_out[batch.GO_CHECK].any():
+    if check:
         from sim.magnificent.invariants import CODES
 
-        bad = int(np.flatnonzero(game_out[batch.GO_CHECK])[0])
-        raise RuntimeError(f"game {start + bad}: {CODES[int(game_out[batch.GO_CHECK, bad])]}")
+        first_violation(CODES, game_out[batch.GO_CHECK], start)
     return to_table(p.data, list(p.bot_names), p.side, seed, start, seat_out, win_out, game_out)
 
 

@@ -7,13 +7,12 @@ from itertools import combinations
 import numpy as np
 import pyarrow as pa
 
-from sim.core.results import categorical, schema_columns
+from sim.core.results import card_column, categorical, schema_columns
 from sim.magnificent import batch as B
 from sim.magnificent.data import BOARDS, MagnificentData
 from sim.magnificent.state import SOURCES
 
 SIDES = ("A", "B")
-NONE = "none"
 
 
 def offers(names: list[str], most: int) -> tuple[list[str], dict[int, int]]:
@@ -25,10 +24,6 @@ def offers(names: list[str], most: int) -> tuple[list[str], dict[int, int]]:
             index[sum(1 << i for i in combo)] = len(labels)
             labels.append(" + ".join(names[i] for i in combo))
     return labels, index
-
-
-def _card(names: list[str], rows: np.ndarray) -> pa.DictionaryArray:
-    return categorical(np.where(rows < 0, len(names), rows), [*names, NONE])
 
 
 def to_table(data: MagnificentData, bots: list[str], side: int, seed: int, start: int,
@@ -46,12 +41,12 @@ def to_table(data: MagnificentData, bots: list[str], side: int, seed: int, start
         "start_poster": categorical(f["start_poster"], data.poster_names),
         "trainer_offer": categorical(np.array([index[int(m)] for m in f["trainer_offered"]]),
                                      labels),
-        "start_trainer": _card(data.trainer_names, f["start_trainer"]),
+        "start_trainer": card_column(data.trainer_names, f["start_trainer"]),
         "masters_drafted": pa.array(f["masters_drafted"]),
         "trainers_drafted": pa.array(f["trainers_drafted"]),
     }
     for r in range(3):
-        columns[f"scored_{r + 1}"] = _card(data.master_card_names, f[f"scored_{r + 1}"])
+        columns[f"scored_{r + 1}"] = card_column(data.master_card_names, f[f"scored_{r + 1}"])
     for name in ("coins", "squares", "sections", "shows", "tents", "builds", "travels",
                  "performs", "penalty_coins"):
         columns[name] = pa.array(f[name].astype(np.int16))
