@@ -284,3 +284,15 @@ def test_side_a_against_side_b_is_a_comparison_on_the_same_deals(tmp_path, capsy
     a = json.loads((out / "a" / "run.json").read_text())
     b = json.loads((out / "b" / "run.json").read_text())
     assert a["request"]["sets"] == {"mode": "A"} and b["request"]["sets"] == {"mode": "B"}
+
+
+def test_a_rule_override_plays_other_games():
+    """--set gems_per_gap_square=0 turns the gem fill off: on the same seeds, fewer camp
+    sections are full at the end, and the run's data hash records the override."""
+    bots = ["greedy", "builder"]
+    on, meta_on = mag.prepare(2, bots)
+    off, meta_off = mag.prepare(2, bots, sets={"gems_per_gap_square": 0})
+    a = mag.play_chunk(on, 8, 0, 300).to_pandas()
+    b = mag.play_chunk(off, 8, 0, 300).to_pandas()
+    assert meta_on["data_hash"] != meta_off["data_hash"]
+    assert b["sections"].mean() < a["sections"].mean() - 0.5

@@ -274,6 +274,7 @@ def test_travel_takes_gems_passed_and_the_tent_it_ends_on():
     assert st[S.WAGON] == 4 and st[b + S.GEMS: b + S.GEMS + 4].tolist() == [2, 2, 1, 0]
     assert st[b + S.TENT_DUE] == tent and st[S.TRACK_TENT + 4] == -1
     assert st[S.TRACK_TENT + 2] >= 0  # passed, not taken
+    assert st[b + S.POSTERS_DUE] == 0  # a space covered by a tent gives no poster
     assert legal(st, 0, M.K_TENT_SPACE) == [1, 2, 3, 4]
     coins = st[b + S.COINS]
     R.place_tent(st, TAB, 0, 1)  # tent space 2: 2 coins, and T01's own 2 coins

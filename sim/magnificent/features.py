@@ -69,13 +69,7 @@ def poster_value(tab, poster) -> float:
 @njit
 def deck_value(tab) -> float:
     """The average points and coins of a deck poster (public: the deck's make-up)."""
-    total = 0.0
-    n = 0
-    for i in range(tab[R.P_POSTERS]):
-        if not tab[T.P_STARTING + i]:
-            total += poster_value(tab, i)
-            n += 1
-    return total / max(n, 1)
+    return tab[R.P_DECK_VALUE] / 1000
 
 
 @njit
@@ -293,23 +287,12 @@ def _place(st, tab, p, t, k, row) -> None:
     free = tab[R.P_CAMP_ALL] & ~after
     row[F_CONTACT] = 4 * tab[T.TILE_CELLS + t] - sides_facing(tab, mask, mask) \
         - sides_facing(tab, mask, free)
-    bit = 0
-    while mask:
-        if mask & 1:
-            bonus = tab[T.SQUARE_BONUS + bit]
-            amount = tab[T.SQUARE_AMOUNT + bit]
-            if bonus == T.BN_COINS:
-                row[F_COINS] += amount
-            elif bonus == T.BN_POINTS:
-                row[F_POINTS] += amount
-            elif bonus == T.BN_POSTER:
-                row[F_POSTERS] += amount * deck_value(tab)
-            elif bonus == T.BN_TRAINER:
-                row[F_MARKERS] += amount
-            elif bonus == T.BN_CLEAR_GEM:
-                row[F_GEMS] += amount
-        mask >>= 1
-        bit += 1
+    at = T.PLACE_BONUS + (t * T.MAX_PLACEMENTS + k) * T.PLACE_BONUSES - 1  # by kind 1..
+    row[F_COINS] = tab[at + T.BN_COINS]
+    row[F_POINTS] = tab[at + T.BN_POINTS]
+    row[F_POSTERS] = tab[at + T.BN_POSTER] * deck_value(tab)
+    row[F_MARKERS] = tab[at + T.BN_TRAINER]
+    row[F_GEMS] = tab[at + T.BN_CLEAR_GEM]
 
 
 @njit

@@ -52,6 +52,7 @@ P_POSTERS = _par("posters")
 P_TENTS = _par("tents")
 P_TRAINERS = _par("trainers")
 P_BOARD_SPACES = _par("board_spaces")
+P_DECK_VALUE = _par("deck_poster_value")
 
 
 @njit(inline="always")
@@ -452,14 +453,10 @@ def place(st, tab, p, t, k) -> None:
     st[b + S.PLACED + t] += 1
     st[b + S.PENDING + tab[T.TILE_LARGE + t]] -= 1
     st[S.TILE_SUPPLY + t] -= 1
-    bit = 0
-    while mask:
-        if mask & 1:
-            bonus = tab[T.SQUARE_BONUS + bit]
-            if bonus != T.BN_NONE:
-                square_bonus(st, tab, p, bonus, tab[T.SQUARE_AMOUNT + bit])
-        mask >>= 1
-        bit += 1
+    at = T.PLACE_BONUS + (t * T.MAX_PLACEMENTS + k) * T.PLACE_BONUSES
+    for j in range(T.PLACE_BONUSES):
+        if tab[at + j]:
+            square_bonus(st, tab, p, 1 + j, tab[at + j])
 
 
 @njit

@@ -20,6 +20,7 @@ MAX_SECTIONS = 16
 MAX_ROWS = 16
 MAX_LEVELS = 8
 MAX_BONUS_SQUARES = 64
+PLACE_BONUSES = len(D.BONUSES) - 1  # every kind but "none"
 
 PARAM_NAMES = ("rounds", "turns_per_round", "start_coins", "start_gems_per_colour",
                "start_trainer_markers", "trainer_markers_per_player", "trainer_offer_at_setup",
@@ -28,7 +29,7 @@ PARAM_NAMES = ("rounds", "turns_per_round", "start_coins", "start_gems_per_colou
                "coins_per_point", "master_final_divisor", "points_per_section",
                "gems_per_gap_square", "gems_per_colour", "camp_rows", "camp_cols", "camp_all",
                "col_first", "col_last", "sections", "levels", "perf_spaces", "masters",
-               "posters", "tents", "trainers", "board_spaces")
+               "posters", "tents", "trainers", "board_spaces", "deck_poster_value")
 P = {name: k for k, name in enumerate(PARAM_NAMES)}
 # Effects of trainer tiles and board spaces, master card bonuses, tent and camp bonuses,
 # scorings: indices into data's vocabularies.
@@ -60,6 +61,8 @@ SHAPES = {
     "place_n": (S.TILE_KINDS,),
     "place_mask": (S.TILE_KINDS, MAX_PLACEMENTS),
     "place_touch": (S.TILE_KINDS, MAX_PLACEMENTS),  # squares sharing an edge with it
+    # the bonuses of the squares it covers, by data.BONUSES kind (coins .. clear_gem)
+    "place_bonus": (S.TILE_KINDS, MAX_PLACEMENTS, PLACE_BONUSES),
     "level_power": (MAX_LEVELS,),
     "level_small": (MAX_LEVELS,),
     "level_large": (MAX_LEVELS,),
@@ -112,6 +115,7 @@ TILE_CELLS = OFFSETS["tile_cells"]
 PLACE_N = OFFSETS["place_n"]
 PLACE_MASK = OFFSETS["place_mask"]
 PLACE_TOUCH = OFFSETS["place_touch"]
+PLACE_BONUS = OFFSETS["place_bonus"]
 LEVEL_POWER = OFFSETS["level_power"]
 LEVEL_SMALL = OFFSETS["level_small"]
 LEVEL_LARGE = OFFSETS["level_large"]
@@ -214,6 +218,9 @@ def pack(d: D.MagnificentData) -> np.ndarray:
     par[P["tents"]] = len(d.tents)
     par[P["trainers"]] = len(d.trainers)
     par[P["board_spaces"]] = len(d.trainer_spaces)
+    deck = d.posters[d.posters["starting"] == 0]  # a deck poster's mean points and coins,
+    par[P["deck_poster_value"]] = round(  # in thousandths (features.deck_value)
+        1000 * float((deck["points"] + deck["coins"]).mean()) if len(deck) else 0)
     for n in range(p["min_players"], p["max_players"] + 1):
         v["dice"][n] = p["dice"][str(n)]
         v["display_rows"][n] = p["display_rows"][str(n)]
@@ -244,6 +251,9 @@ def pack(d: D.MagnificentData) -> np.ndarray:
         v["place_n"][t] = len(ways)
         for k, (mask, touch) in enumerate(ways):
             v["place_mask"][t, k], v["place_touch"][t, k] = mask, touch
+            for bit in range(rows * cols):
+                if mask >> bit & 1 and v["square_bonus"][bit]:
+                    v["place_bonus"][t, k, v["square_bonus"][bit] - 1] += v["square_amount"][bit]
     k = len(d.build_levels)
     v["level_power"][:k] = d.build_levels["power"]
     v["level_small"][:k] = d.build_levels["small"]
