@@ -99,3 +99,17 @@ def test_shows_and_the_draft_read_the_cards():
     card = st[S.DISPLAY_MASTER + row]
     f = features(st, 0, M.K_DRAFT, [row])
     assert f["master"] == [R.master_value(st, TAB, 0, card)] and f["trainer"][0] > 0
+
+
+def test_a_poster_from_the_deck_is_worth_the_decks_mean_one_from_the_display_its_own():
+    from tests.test_magnificent_rules import DATA
+
+    st = fresh()
+    b = S.seat(0)
+    st[b + S.POSTERS_DUE] = 1
+    deck = DATA.posters[DATA.posters["starting"] == 0]
+    mean = float((deck["points"] + deck["coins"]).mean())
+    shown = st[S.POSTER_DISPLAY + 1]
+    f = features(st, 0, M.K_POSTER, [M.POSTER_DECK, 2])
+    assert abs(f["posters"][0] - mean) < 1e-3
+    assert f["posters"][1] == DATA.posters["points"][shown] + DATA.posters["coins"][shown]
