@@ -194,3 +194,13 @@ def test_the_command_line_refuses_a_broken_copy_in_one_line(broken):
                           "--data", str(folder)], capture_output=True, text=True)
     assert res.returncode == 2 and res.stderr.count("\n") == 1
     assert "join edge to edge" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_rules_beyond_the_engines_capacities_are_refused_in_one_line():
+    from sim.core.errors import PlaytestError
+    from sim.magnificent import tables
+
+    d = M.load(sets={"rounds": 4, "missing_coin_penalty": [1, 2, 3, 4]})
+    with pytest.raises(PlaytestError, match="capacities") as e:
+        tables.pack(d)
+    assert "\n" not in str(e.value)

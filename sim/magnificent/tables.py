@@ -196,11 +196,13 @@ def pack(d: D.MagnificentData) -> np.ndarray:
             or len(d.master_cards) > S.MAX_MASTERS or len(d.posters) > S.MAX_POSTERS \
             or len(d.tents) > S.MAX_TENTS or len(d.trainers) > S.MAX_TRAINERS \
             or len(d.trainer_spaces) > S.BOARD_SPACES \
+            or p["trainer_tile_slots"] > S.TRAINER_SLOTS or p["rounds"] > 3 \
             or int(np.bincount(d.travel["track"]).max()) > S.MAX_TRACK:
         raise PlaytestError(f"{d.folder}: the data exceeds the engine's capacities (a camp of "
                             f"at most 63 squares, {MAX_SECTIONS} sections, {S.MAX_PERF} "
                             f"performance spaces, {S.MAX_TRACK} spaces a track, "
-                            f"{S.BOARD_SPACES} trainer spaces, ...)")
+                            f"{S.BOARD_SPACES} trainer spaces, {S.TRAINER_SLOTS} trainer tiles a "
+                            "player, 3 rounds, ...)")
     par = v["params"]
     for name in PARAM_NAMES[:17]:
         par[P[name]] = p[name]
