@@ -585,3 +585,13 @@ def test_posters_of_one_two_and_three_tiles_with_and_without_gems(poster):
     R.show(st, TAB, 0, 0)
     assert st[b + S.SCORE] == row["points"] + 4  # T01: 4 points
     assert st[b + S.COINS] == 6 + row["coins"] and st[b + S.GEMS: b + S.GEMS + 4].sum() == 0
+
+
+def test_no_show_without_a_tent_below_whatever_else_is_ready():
+    st = fresh()
+    b = S.seat(0)
+    _board(st, 0, [None, "P01", "P17", None, None], ["printed", None, "T01", None, None])
+    st[b + S.PLACED: b + S.PLACED + 6] = 3
+    st[b + S.GEMS: b + S.GEMS + 4] = 3
+    st[b + S.SHOWS_LEFT] = 2
+    assert legal(st, 0, M.K_SHOW) == [M.STOP, 3]  # P17 over T01, not P01 over nothing
