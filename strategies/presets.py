@@ -11,6 +11,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from strategies.selectors import NAMES
 
 PRESET_DIR = Path(__file__).resolve().parent / "presets"
@@ -68,8 +70,6 @@ def bot_arrays(game: str, title: str, names: list[str], kinds: tuple[str, ...],
     """(selectors, params, weights[bot, decision kind, feature]) for the named bots of
     ``game`` (``title`` names it in errors). A preset's ``[NAME.all]`` table weighs every
     decision kind; a kind's own table adds to it."""
-    import numpy as np
-
     known = load_presets(game)
     selectors = np.zeros(len(names), dtype=np.int64)
     params = np.zeros(len(names))
