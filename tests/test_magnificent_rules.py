@@ -595,3 +595,14 @@ def test_no_show_without_a_tent_below_whatever_else_is_ready():
     st[b + S.GEMS: b + S.GEMS + 4] = 3
     st[b + S.SHOWS_LEFT] = 2
     assert legal(st, 0, M.K_SHOW) == [M.STOP, 3]  # P17 over T01, not P01 over nothing
+
+
+def test_the_coins_condition_reads_its_cards_parameter():
+    """1 point per ``scoring_param`` coins: every shipped card says 2, so a card file's 3 is
+    read from the card, not assumed."""
+    tab = TAB.copy()
+    card = CARD["II-4"]
+    tab[T.M_PARAM + card] = 3
+    st = fresh()
+    st[S.seat(0) + S.COINS] = 11
+    assert R.master_value(st, tab, 0, card) == 3 and R.master_value(st, TAB, 0, card) == 5
