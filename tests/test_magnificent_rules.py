@@ -606,3 +606,13 @@ def test_the_coins_condition_reads_its_cards_parameter():
     st = fresh()
     st[S.seat(0) + S.COINS] = 11
     assert R.master_value(st, tab, 0, card) == 3 and R.master_value(st, TAB, 0, card) == 5
+
+
+def test_scoring_a_card_from_the_middle_of_the_hand_keeps_the_other_four():
+    st = fresh()
+    b = S.seat(0)
+    hand = [CARD["I-1"], CARD["I-2"], CARD["I-3"], CARD["I-4"], CARD["M05"]]
+    st[b + S.HAND: b + S.HAND + 5] = hand
+    R.score_master(st, TAB, 0, 1, 0)
+    assert st[b + S.HAND: b + S.HAND + 5].tolist() == [hand[0], *hand[2:], -1]
+    assert st[b + S.SCORED] == CARD["I-2"]
