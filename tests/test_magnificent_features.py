@@ -113,3 +113,15 @@ def test_a_poster_from_the_deck_is_worth_the_decks_mean_one_from_the_display_its
     f = features(st, 0, M.K_POSTER, [M.POSTER_DECK, 2])
     assert abs(f["posters"][0] - mean) < 1e-3
     assert f["posters"][1] == DATA.posters["points"][shown] + DATA.posters["coins"][shown]
+
+
+def test_a_placement_completes_only_what_was_not_complete_before():
+    st = fresh()
+    b = S.seat(0)
+    st[b + S.CAMP] = bits(*[(r, c) for r in range(2) for c in range(8)])  # rows 0-1 full
+    t = TILE["green-large"]
+    ctx = CTX.copy()
+    ctx[0] = t
+    below = placement(t, bits((2, 0), (2, 1), (2, 2), (3, 0), (3, 1), (3, 2)))
+    f = features(st, 0, M.K_PLACE, [below], ctx)
+    assert f["rows"] == [0] and f["sections"] == [0]
