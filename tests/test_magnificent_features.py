@@ -72,6 +72,8 @@ def test_an_actions_gains():
     st[b + S.POSTER + 1] = 6  # P01 needs an orange small tile
     f = features(st, 0, M.K_ACTION, [M.A_BUILD + 0, M.A_BUILD + 1])
     assert f["needed"] == [1, 0]
+    st[b + S.PLACED + TILE["orange-small"]] = 1  # built already: no longer needed
+    assert features(st, 0, M.K_ACTION, [M.A_BUILD + 0])["needed"] == [0]
 
 
 def test_a_boosts_gain_is_what_the_best_action_gains():
