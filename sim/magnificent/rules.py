@@ -297,7 +297,11 @@ def square_bonus(st, tab, p, kind, amount) -> None:
         take_gems(st, tab, p, S.CLEAR, amount)
 
 
+# the camp-square bonus that each tent bonus, trainer gain and master card gain is
 TENT_TO_BONUS = (T.BN_COINS, T.BN_POINTS, T.BN_TRAINER, T.BN_CLEAR_GEM)
+EFFECT_TO_BONUS = (T.BN_COINS, T.BN_CLEAR_GEM, T.BN_POINTS)  # E_COINS, E_CLEAR_GEM, E_POINTS
+MASTER_TO_BONUS = (T.BN_COINS, T.BN_POINTS, T.BN_NONE, T.BN_CLEAR_GEM, T.BN_TRAINER,
+                   T.BN_POSTER)  # MB_COINS .. MB_POSTER (MB_POWER is no gain)
 
 
 @njit
@@ -312,32 +316,19 @@ def trainer_effect(st, tab, p, effect, amount) -> None:
         st[b + S.SHOW_PLUS] += amount
     elif effect == T.E_BUILD_LEVEL:
         st[b + S.LEVEL_PLUS] += amount
-    elif effect == T.E_COINS:
-        st[b + S.COINS] += amount
-    elif effect == T.E_CLEAR_GEM:
-        take_gems(st, tab, p, S.CLEAR, amount)
-    else:
-        add_points(st, p, S.SRC_BONUSES, amount)
+    else:  # coins, a clear gem or points: a gain as a camp square's
+        square_bonus(st, tab, p, EFFECT_TO_BONUS[effect - T.E_COINS], amount)
 
 
 @njit
 def master_bonus(st, tab, p, card) -> None:
     """A master card's top bonus (not ``copy``, which names another card's)."""
-    b = S.seat(p)
     kind = tab[T.M_BONUS + card]
     amount = tab[T.M_AMOUNT + card]
-    if kind == T.MB_COINS:
-        st[b + S.COINS] += amount
-    elif kind == T.MB_POINTS:
-        add_points(st, p, S.SRC_BONUSES, amount)
-    elif kind == T.MB_POWER:
-        st[b + S.POWER] += amount
-    elif kind == T.MB_GEM:
-        take_gems(st, tab, p, S.CLEAR, amount)
-    elif kind == T.MB_TRAINER:
-        take_markers(st, tab, p, amount)
-    elif kind == T.MB_POSTER:
-        st[b + S.POSTERS_DUE] += amount
+    if kind == T.MB_POWER:
+        st[S.seat(p) + S.POWER] += amount
+    elif kind != T.MB_COPY:  # a gain as a camp square's
+        square_bonus(st, tab, p, MASTER_TO_BONUS[kind], amount)
 
 
 # ---- the turn ----------------------------------------------------------------------------
