@@ -3,9 +3,9 @@ run folder is left looking complete."""
 
 import json
 import subprocess
-import sys
 import time
 
+import cli_process
 import pytest
 from conftest import edited_copy
 
@@ -265,17 +265,12 @@ class _nothing:
 
 @pytest.mark.slow
 def test_a_huge_request_streams_and_stops_cleanly_on_ctrl_c(tmp_path):
-    import signal
-
     out = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "simulate", "festival",
-                             "--games", str(10**18), "--chunk-size", "2000", "--bots",
-                             "random", "--out", str(out)], stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 600  # generous: a loaded machine compiles slowly
-    while not list((out / "data").glob("part-*.parquet")) and time.time() < deadline:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=600)
+    proc = cli_process.start(["simulate", "festival", "--games", str(10**18), "--chunk-size",
+                              "2000", "--bots", "random", "--out", str(out)],
+                             stderr=subprocess.PIPE, text=True)
+    cli_process.wait_for_chunk(proc, out)
+    err = cli_process.interrupt(proc)
     assert proc.returncode == 130 and "Traceback" not in err
     assert "resume" in err.splitlines()[-1]
     assert not _looks_complete(out)
@@ -283,19 +278,18 @@ def test_a_huge_request_streams_and_stops_cleanly_on_ctrl_c(tmp_path):
 
 @pytest.mark.slow
 def test_ctrl_c_on_a_local_dask_cluster_is_one_line(tmp_path):
-    import signal
-
     out = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "simulate", "festival",
-                             "--games", "200000", "--chunk-size", "5000", "--bots", "random",
-                             "--backend", "dask", "--workers", "2", "--out", str(out),
-                             "--quiet"], stderr=subprocess.PIPE, text=True)
+    proc = cli_process.start(["simulate", "festival", "--games", "200000", "--chunk-size",
+                              "5000", "--bots", "random", "--backend", "dask", "--workers", "2",
+                              "--out", str(out), "--quiet"], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 600
-    while not (out / "run.json").exists() and time.time() < deadline:  # the cluster is up
+    while not (out / "run.json").exists():  # the cluster is up
+        if proc.poll() is not None or time.time() > deadline:
+            cli_process.stop(proc)
+            pytest.fail("the run never started")
         time.sleep(0.05)
     time.sleep(1)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=600)
+    err = cli_process.interrupt(proc)
     assert proc.returncode == 130
     assert err.count("\n") == 1 and "resume" in err, err
     assert not _looks_complete(out)

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 
 from reports.cli import main
@@ -119,26 +120,19 @@ def test_every_command_has_help_with_an_example_the_bots_and_the_players(capsys)
 
 @pytest.mark.slow
 def test_ctrl_c_keeps_finished_chunks_and_the_same_command_resumes(tmp_path):
-    import signal
-    import time
-
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "reports.cli", "simulate", "festival", "--games", "60000",
-           "--chunk-size", "2000", "--bots", "greedy", "--seed", "4", "--out", str(out),
-           "--quiet"]
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 600  # generous: a loaded machine compiles slowly
-    while not list((out / "data").glob("part-*.parquet")) and time.time() < deadline:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=600)
+    args = ["simulate", "festival", "--games", "60000", "--chunk-size", "2000", "--bots",
+            "greedy", "--seed", "4", "--out", str(out), "--quiet"]
+    proc = cli_process.start(args, stderr=subprocess.PIPE, text=True)
+    cli_process.wait_for_chunk(proc, out)
+    err = cli_process.interrupt(proc)
     assert proc.returncode == 130 and "resume" in err and "Traceback" not in err
     info = json.loads((out / "run.json").read_text())
     kept = len(list((out / "data").glob("part-*.parquet")))
     assert info["status"] == "running" and 1 <= kept < 30
     assert info["chunks_done"] == kept
     # The same command finishes the run; its rows equal an uninterrupted run's.
-    assert subprocess.run(cmd, capture_output=True).returncode == 0
+    assert cli_process.run(args).returncode == 0
     assert json.loads((out / "run.json").read_text())["status"] == "complete"
     fresh = tmp_path / "fresh"
     assert main(["simulate", "festival", "--games", "60000", "--chunk-size", "30000", "--bots",

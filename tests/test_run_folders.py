@@ -3,23 +3,15 @@ are replayed, one writer at a time, and the run record tells the truth."""
 
 import json
 import signal
-import subprocess
-import sys
-import time
 
+import cli_process
 import pytest
 
 from reports.cli import main
 from sim.core.runner import load_results
 
-CMD = [sys.executable, "-m", "reports.cli", "simulate", "festival", "--games", "40000",
-       "--chunk-size", "2000", "--bots", "greedy", "--seed", "4", "--quiet"]
-
-
-def _wait_for_chunk(out, deadline=600):
-    end = time.time() + deadline
-    while not list((out / "data").glob("part-*.parquet")) and time.time() < end:
-        time.sleep(0.02)
+ARGS = ["simulate", "festival", "--games", "40000", "--chunk-size", "2000", "--bots", "greedy",
+        "--seed", "4", "--quiet"]
 
 
 def _single(tmp_path):
@@ -32,14 +24,14 @@ def _single(tmp_path):
 @pytest.mark.slow
 def test_a_run_killed_mid_chunk_resumes_to_the_same_rows(tmp_path):
     out = tmp_path / "run"
-    proc = subprocess.Popen(CMD + ["--out", str(out)])
-    _wait_for_chunk(out)
+    proc = cli_process.start(ARGS + ["--out", str(out)])
+    cli_process.wait_for_chunk(proc, out)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert json.loads((out / "run.json").read_text())["status"] == "running"
     done = len(list((out / "data").glob("part-*.parquet")))
     assert 1 <= done < 20
-    res = subprocess.run(CMD + ["--out", str(out)], capture_output=True, text=True)
+    res = cli_process.run(ARGS + ["--out", str(out)])
     assert res.returncode == 0
     assert f"{40000 - 2000 * done:,} games played now, 40,000 in total" in res.stdout
     assert load_results(out).equals(_single(tmp_path))
@@ -48,9 +40,9 @@ def test_a_run_killed_mid_chunk_resumes_to_the_same_rows(tmp_path):
 @pytest.mark.slow
 def test_a_second_writer_is_refused_and_the_rows_are_a_single_runs(tmp_path):
     out = tmp_path / "run"
-    first = subprocess.Popen(CMD + ["--out", str(out)])
-    _wait_for_chunk(out)
-    second = subprocess.run(CMD + ["--out", str(out)], capture_output=True, text=True)
+    first = cli_process.start(ARGS + ["--out", str(out)])
+    cli_process.wait_for_chunk(first, out)
+    second = cli_process.run(ARGS + ["--out", str(out)])
     assert first.wait(timeout=300) == 0
     assert second.returncode == 2
     assert second.stderr.count("\n") == 1 and "being written by another simulate" in second.stderr

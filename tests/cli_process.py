@@ -1,0 +1,56 @@
+"""`playtest` in a child process, for the tests that interrupt or kill a run."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+
+def _sigint_as_at_a_terminal() -> None:
+    # A suite started as a background job (`cmd &` in a script, nohup) inherits SIGINT
+    # ignored, and so would the child: Ctrl-C would never reach it and the run would go on.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start(args: list[str], **popen) -> subprocess.Popen:
+    """Start `playtest ARGS` as a user would at a terminal."""
+    return subprocess.Popen([sys.executable, "-m", "reports.cli", *args],
+                            preexec_fn=_sigint_as_at_a_terminal, **popen)
+
+
+def run(args: list[str]) -> subprocess.CompletedProcess:
+    """Run `playtest ARGS` to its end, its output captured as text."""
+    return subprocess.run([sys.executable, "-m", "reports.cli", *args], capture_output=True,
+                          text=True)
+
+
+def wait_for_chunk(proc: subprocess.Popen, out: Path, seconds: float = 600) -> None:
+    """Wait until the run in OUT has written a chunk (generous: a loaded machine compiles
+    slowly); fail, and stop the child, if none comes."""
+    end = time.time() + seconds
+    while not list((out / "data").glob("part-*.parquet")):
+        if proc.poll() is not None or time.time() > end:
+            stop(proc)
+            pytest.fail(f"no chunk written in {seconds:.0f} s (exit code {proc.returncode})")
+        time.sleep(0.02)
+
+
+def interrupt(proc: subprocess.Popen, seconds: float = 600) -> str:
+    """Press Ctrl-C in the child; return its stderr once it has exited."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        return proc.communicate(timeout=seconds)[1] or ""
+    except subprocess.TimeoutExpired:
+        stop(proc)
+        pytest.fail(f"still running {seconds:.0f} s after Ctrl-C")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Kill the child so that a failed test leaves nothing running."""
+    proc.kill()
+    proc.communicate()
