@@ -40,6 +40,65 @@ def test_invariants_hold_after_every_step_of_ten_thousand_random_games(players, 
     assert (df["score_penalties"] <= 0).all() and (df["coins"] >= 0).all()
 
 
+def _breaches():
+    """One corruption of a sound state per invariant: (what it does, the code it must give)."""
+    b = S.seat(1)
+
+    def more_gems_than_storage(st, tab):
+        st[S.GEM_SUPPLY] -= tab[R.P_STORAGE] + 1 - st[b + S.GEMS]
+        st[b + S.GEMS] = tab[R.P_STORAGE] + 1
+
+    def tile_over_tile(st, tab):  # a second tile on the first one's squares
+        st[S.TILE_SUPPLY] -= 1
+        st[b + S.PLACED] += 1
+
+    def gem_on_a_tile(st, tab):  # a gap filled where a tile lies
+        st[b + S.FILLED] = st[b + S.CAMP] & -st[b + S.CAMP]
+
+    def add(i, k=1):
+        def change(st, tab):
+            st[i] += k
+        return change
+
+    return [
+        pytest.param(add(S.POOL + 2 * S.PIPS + 4), 1, id="a-die-more"),
+        pytest.param(add(S.GEM_SUPPLY + S.CLEAR), 2, id="a-gem-more"),
+        pytest.param(more_gems_than_storage, 2, id="gems-over-storage"),
+        pytest.param(add(S.TILE_SUPPLY + 2), 3, id="a-tile-more"),
+        pytest.param(tile_over_tile, 4, id="a-tile-over-a-tile"),
+        pytest.param(gem_on_a_tile, 4, id="a-gem-on-a-tile"),
+        pytest.param(add(S.BOXED + S.B_TENTS), 5, id="a-tent-more"),
+        pytest.param(add(S.DISCARDED + S.D_MASTERS), 6, id="a-master-card-more"),
+        pytest.param(add(S.BOXED + S.B_POSTERS), 7, id="a-poster-more"),
+        pytest.param(add(S.DISCARDED + S.D_TRAINERS), 8, id="a-trainer-tile-more"),
+        pytest.param(add(b + S.COINS, -100), 9, id="negative-coins"),
+        pytest.param(add(b + S.SCORE), 10, id="a-point-from-nowhere"),
+        pytest.param(add(b + S.HAT), 11, id="a-hat-moved-alone"),
+        pytest.param(add(b + S.MARKERS_USED, 5), 12, id="markers-overspent"),
+        pytest.param(add(b + S.POSTERS_DUE), 13, id="posters-still-due")]
+
+
+@pytest.mark.parametrize("breach,code", _breaches())
+def test_each_invariant_catches_its_breach(breach, code):
+    """The checker behind the invariant tests is not blind: on a sound state (a 3-player
+    side-B setup with one tile placed on seat 1's camp) it reports 0, and each corruption
+    gives its invariant's code."""
+    from sim.magnificent import tables as T
+    from sim.magnificent.data import load
+    from sim.magnificent.invariants import CODES, check_state
+
+    tab = T.pack(load())
+    st = np.zeros(S.SIZE, dtype=np.int64)
+    R.setup(st, tab, 3, 1, game_stream(2, 0), np.zeros(R.TMP, dtype=np.int64))
+    b = S.seat(1)
+    st[S.TILE_SUPPLY] -= 1
+    st[b + S.PLACED] += 1
+    st[b + S.CAMP] = tab[T.PLACE_MASK]  # tile kind 0's first placement
+    assert check_state(st, tab) == 0
+    breach(st, tab)
+    assert CODES[check_state(st, tab)] == CODES[code]
+
+
 @pytest.mark.parametrize("bots", [LINEUP, ["showman", "builder", "greedy"],
                                   ["greedy", "builder"]])
 def test_invariants_hold_with_every_bot(bots):
