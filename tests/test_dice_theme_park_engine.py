@@ -11,6 +11,8 @@ from sim.dice_theme_park import moves as M
 from sim.dice_theme_park import state as S
 from sim.dice_theme_park.play import decide, new_buffers, play_game
 
+ENTRANCE = 9  # the entrance's hex
+
 
 @pytest.mark.parametrize("mode", ["full", "short", "intro"])
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -27,6 +29,60 @@ def test_invariants_hold_after_every_step_of_ten_thousand_random_games(players, 
     parts = df[[c for c in df.columns if c.startswith("score_")]].sum(axis=1)
     assert (parts == df["score"]).all()
     assert np.allclose(df.groupby("game_index")["win"].sum(), 1)
+
+
+def _breaches():
+    """One corruption of a sound state per invariant on the state: (what it does, the code
+    it must give). Code 8 compares two computations of a decision, not a state."""
+    b = S.seat(1)
+
+    def add(i, k=1):
+        def change(st, tab, die):
+            st[i] += k
+        return change
+
+    def die(field, value):
+        def change(st, tab, die):
+            st[field + die] = value(st)
+        return change
+
+    def bare_hex(st):  # a hex of seat 0's park without a tile
+        return next(h for h in range(S.HEXES) if st[S.seat(0) + S.TILE + h] < 0)
+
+    return [
+        pytest.param(add(S.BAG), 1, id="a-die-more"),
+        pytest.param(add(b + S.MONEY, -100), 2, id="negative-money"),
+        pytest.param(add(b + S.CUBES, 100), 3, id="cubes-beyond-the-supply"),
+        pytest.param(add(b + S.STARS), 4, id="a-star-from-nowhere"),
+        pytest.param(add(S.DISCARD_N), 5, id="a-tile-more"),
+        pytest.param(lambda st, tab, die: st.__setitem__(S.ORDER + 1, st[S.ORDER]), 6,
+                     id="a-seat-twice-in-turn-order"),
+        pytest.param(die(S.DIE_PIPS, lambda st: 7), 7, id="a-seven"),
+        pytest.param(add(b + S.HAND), 9, id="a-staff-card-more"),
+        pytest.param(die(S.DIE_AT, bare_hex), 10, id="a-die-on-a-bare-hex"),
+        pytest.param(die(S.DIE_AT, lambda st: S.HEXES + ENTRANCE), 11,
+                     id="a-die-in-another-park"),
+        pytest.param(add(S.SKILL_DISCARD_N), 12, id="a-skill-card-more")]
+
+
+@pytest.mark.parametrize("breach,code", _breaches())
+def test_each_invariant_catches_its_breach(breach, code):
+    """The checker behind the invariant tests is not blind: on a sound state (a 3-player full
+    game's setup with a die drawn from the bag to seat 0's entrance) it reports 0, and each
+    corruption gives its invariant's code."""
+    from sim.dice_theme_park import data as D
+    from sim.dice_theme_park import rules as R
+    from sim.dice_theme_park import tables as TB
+    from sim.dice_theme_park.invariants import CODES, check_state
+
+    tab = TB.pack(D.load())
+    st = np.zeros(S.SIZE, dtype=np.int64)
+    R.setup(st, tab, 3, 1, game_stream(1, 0))
+    rng = game_stream(2, 0)
+    die = R.add_die(st, 0, ENTRANCE, R.draw_die(st, rng), 3)
+    assert check_state(st, tab) == 0
+    breach(st, tab, die)
+    assert CODES[check_state(st, tab)] == CODES[code]
 
 
 @pytest.mark.parametrize("bots", [["greedy", "builder", "operator", "random"],

@@ -1,5 +1,5 @@
 """Dice Theme Park's rule functions on hand-built states: setup, the seed's worked examples
-of planning and scoring, the empty bag, the end. (The engine is being built: issue 10.)"""
+of planning and scoring, the empty bag, the end."""
 
 import numpy as np
 import pytest
