@@ -31,6 +31,13 @@ def fest():
     return load()
 
 
+def bump(index: int, by: int = 1):
+    """A breach for the tests of an invariant checker: ``st[index] += by``."""
+    def change(st, *_):
+        st[index] += by
+    return change
+
+
 class Position:
     """A Festival state to edit by hand, with the kernels' own functions to act on it."""
 

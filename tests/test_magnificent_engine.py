@@ -10,6 +10,7 @@ from io import StringIO
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import bump
 
 import sim.magnificent as mag
 from reports.cli import main
@@ -55,27 +56,22 @@ def _breaches():
     def gem_on_a_tile(st, tab):  # a gap filled where a tile lies
         st[b + S.FILLED] = st[b + S.CAMP] & -st[b + S.CAMP]
 
-    def add(i, k=1):
-        def change(st, tab):
-            st[i] += k
-        return change
-
     return [
-        pytest.param(add(S.POOL + 2 * S.PIPS + 4), 1, id="a-die-more"),
-        pytest.param(add(S.GEM_SUPPLY + S.CLEAR), 2, id="a-gem-more"),
+        pytest.param(bump(S.POOL + 2 * S.PIPS + 4), 1, id="a-die-more"),
+        pytest.param(bump(S.GEM_SUPPLY + S.CLEAR), 2, id="a-gem-more"),
         pytest.param(more_gems_than_storage, 2, id="gems-over-storage"),
-        pytest.param(add(S.TILE_SUPPLY + 2), 3, id="a-tile-more"),
+        pytest.param(bump(S.TILE_SUPPLY + 2), 3, id="a-tile-more"),
         pytest.param(tile_over_tile, 4, id="a-tile-over-a-tile"),
         pytest.param(gem_on_a_tile, 4, id="a-gem-on-a-tile"),
-        pytest.param(add(S.BOXED + S.B_TENTS), 5, id="a-tent-more"),
-        pytest.param(add(S.DISCARDED + S.D_MASTERS), 6, id="a-master-card-more"),
-        pytest.param(add(S.BOXED + S.B_POSTERS), 7, id="a-poster-more"),
-        pytest.param(add(S.DISCARDED + S.D_TRAINERS), 8, id="a-trainer-tile-more"),
-        pytest.param(add(b + S.COINS, -100), 9, id="negative-coins"),
-        pytest.param(add(b + S.SCORE), 10, id="a-point-from-nowhere"),
-        pytest.param(add(b + S.HAT), 11, id="a-hat-moved-alone"),
-        pytest.param(add(b + S.MARKERS_USED, 5), 12, id="markers-overspent"),
-        pytest.param(add(b + S.POSTERS_DUE), 13, id="posters-still-due")]
+        pytest.param(bump(S.BOXED + S.B_TENTS), 5, id="a-tent-more"),
+        pytest.param(bump(S.DISCARDED + S.D_MASTERS), 6, id="a-master-card-more"),
+        pytest.param(bump(S.BOXED + S.B_POSTERS), 7, id="a-poster-more"),
+        pytest.param(bump(S.DISCARDED + S.D_TRAINERS), 8, id="a-trainer-tile-more"),
+        pytest.param(bump(b + S.COINS, -100), 9, id="negative-coins"),
+        pytest.param(bump(b + S.SCORE), 10, id="a-point-from-nowhere"),
+        pytest.param(bump(b + S.HAT), 11, id="a-hat-moved-alone"),
+        pytest.param(bump(b + S.MARKERS_USED, 5), 12, id="markers-overspent"),
+        pytest.param(bump(b + S.POSTERS_DUE), 13, id="posters-still-due")]
 
 
 @pytest.mark.parametrize("breach,code", _breaches())
