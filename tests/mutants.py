@@ -553,8 +553,8 @@ MUTANTS = [
      "if tab[T.M_BONUS + card] != T.MB_COPY:\n                out[n] = B_BONUS",
      "if True:\n                out[n] = B_BONUS", [MR]),
     (MAG + "play.py",
-     "for i in range(n_players - 1, -1, -1):  # the starting trainer tiles",
-     "for i in range(n_players):  # the starting trainer tiles", [ME]),
+     "i = n_players - 1 - j if tab[R.P_PICK_REVERSE] else j",
+     "i = j", [ME]),
     (MAG + "play.py",
      "p = (st[S.START] + i) % n_players\n                nlog = play_turn",
      "p = i\n                nlog = play_turn", [ME]),
@@ -621,6 +621,9 @@ MUTANTS = [
     (MAG + "tables.py",
      "shape = [(r, -c) if flip else (r, c) for r, c in cells]",
      "shape = [(r, c) for r, c in cells]", [MR]),
+    (MAG + "rules.py",
+     "hat = n - 1 - p if tab[P_HAT_ON_TOP] else p",
+     "hat = p", [MR]),
 ]
 
 

@@ -275,10 +275,12 @@ def test_bad_input_is_one_line(tmp_path, capsys, argv, expect):
     assert not out.exists()
 
 
-def _hats_and_turns(log, nlog, players):
+def _hats_and_turns(log, nlog, players, hats_on_top=False):
     """From a game's log: the seat order of each round's first die-taking, each round's
     draft order, and the hats' spaces at each round end, replayed from the performances."""
-    hats = list(range(players))  # seat p's hat on space p at setup
+    hats = list(range(players))  # seat p's hat on space p at setup (the variant: reversed)
+    if hats_on_top:
+        hats.reverse()
     firsts, drafts, expected_first, expected_draft = {}, {}, {0: 0}, {}
     for r, kind, p, move, *_ in log[:nlog].tolist():
         if kind == M.K_DIE and r not in firsts:
@@ -296,15 +298,19 @@ def _hats_and_turns(log, nlog, players):
     return firsts, drafts, expected_first, expected_draft
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_log_follows_the_turn_order_the_draft_and_the_steps(players):
+VARIANT = {"starting_trainer_pick_reverse": 0, "start_player_hat_on_top": 1}
+
+
+@pytest.mark.parametrize("players,sets", [(2, {}), (3, {}), (4, {}), (3, VARIANT),
+                                          (4, VARIANT)])
+def test_the_log_follows_the_turn_order_the_draft_and_the_steps(players, sets):
     """Setup picks in reverse turn order; each round starts with the seat lowest on the
     performance track after the slide and goes clockwise; the draft goes from the highest
     hat down; a clear die's colour follows its card; every seat fills with gems at the
-    end when it can."""
+    end when it can. The variant: picks in turn order, the start player's hat on top."""
     from sim.magnificent.play import play_game
 
-    p, _ = mag.prepare(players, LINEUP[:players])
+    p, _ = mag.prepare(players, LINEUP[:players], sets=sets)
     st, rng, scratch, log = new_buffers(log_rows=5000)
     seen_fill = seen_rearrange = False
     for g in range(20):
@@ -312,8 +318,10 @@ def test_the_log_follows_the_turn_order_the_draft_and_the_steps(players):
                             False)
         rows = log[:nlog].tolist()
         setup = [row[2] for row in rows if row[1] == M.K_TRAINER_SETUP]
-        assert setup == list(range(players - 1, -1, -1))
-        firsts, drafts, expected_first, expected_draft = _hats_and_turns(log, nlog, players)
+        forward = sets.get("starting_trainer_pick_reverse") == 0
+        assert setup == (list(range(players)) if forward else list(range(players - 1, -1, -1)))
+        firsts, drafts, expected_first, expected_draft = _hats_and_turns(
+            log, nlog, players, sets.get("start_player_hat_on_top") == 1)
         assert firsts == {r: expected_first[r] for r in range(3)}
         assert drafts == expected_draft
         for r in range(3):  # clockwise from the start player

@@ -407,6 +407,21 @@ def test_paying_for_dice_and_the_missing_coin_penalty(r, penalty):
     assert st[b + S.SRC + S.SRC_PENALTIES] == -3 * penalty
 
 
+def test_the_variant_puts_the_start_players_hat_on_top_so_it_drafts_first():
+    """start_player_hat_on_top=1: the hats go on the track in reverse turn order, so seat 0
+    drafts first in round 1 (the rulebook: the start player on the lowest space)."""
+    tab = T.pack(D.load(sets={"start_player_hat_on_top": 1}))
+    st = np.zeros(S.SIZE, dtype=np.int64)
+    R.setup(st, tab, 3, 0, game_stream(0, 0), np.zeros(R.TMP, dtype=np.int64))
+    assert [st[S.seat(p) + S.HAT] for p in range(3)] == [2, 1, 0]
+    assert st[S.PERF: S.PERF + 3].tolist() == [2, 1, 0] and st[S.START] == 0
+    order = np.zeros(4, dtype=np.int64)
+    R.draft_order(st, order)
+    assert order[:3].tolist() == [0, 1, 2]
+    R.draft_order(fresh(3), order)
+    assert order[:3].tolist() == [2, 1, 0]
+
+
 def test_the_draft_goes_from_the_highest_hat_and_round_three_has_no_trainer_tiles():
     st = fresh(3)
     st[S.PERF: S.PERF + 12] = -1

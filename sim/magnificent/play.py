@@ -195,7 +195,8 @@ def play_game(tab, n_players, side, seed, game_index, bots, rotate, st, rng, scr
     order = scratch[7]
     nlog = 0
     first = bot_of(0, game_index, n_players, rotate)
-    for i in range(n_players - 1, -1, -1):  # the starting trainer tiles, reverse turn order
+    for j in range(n_players):  # the starting trainer tiles, in reverse turn order (the seed)
+        i = n_players - 1 - j if tab[R.P_PICK_REVERSE] else j
         _, _, nlog = _step(st, tab, i, M.K_TRAINER_SETUP, ctx, bots, (first + i) % n_players,
                            rng, scratch, log, nlog, -1)
     R.end_setup_offer(st, tab, rng)

@@ -29,6 +29,8 @@ P_START_GEMS = _par("start_gems_per_colour")
 P_START_MARKERS = _par("start_trainer_markers")
 P_MAX_MARKERS = _par("trainer_markers_per_player")
 P_OFFER = _par("trainer_offer_at_setup")
+P_PICK_REVERSE = _par("starting_trainer_pick_reverse")
+P_HAT_ON_TOP = _par("start_player_hat_on_top")
 P_TRAINER_SLOTS = _par("trainer_tile_slots")
 P_TRAINER_DRAFTS = _par("trainer_draft_rounds")
 P_GEM_POWER = _par("gem_power")
@@ -181,8 +183,9 @@ def setup(st, tab, n, side, rng, tmp) -> None:
             st[b + S.MARKERS] = tab[row + 1]
             for k in range(S.KINDS):
                 take_gems(st, tab, p, k, tab[row + 2 + k])
-        st[S.PERF + p] = p  # the start player lowest, then in turn order
-        st[b + S.HAT] = p
+        hat = n - 1 - p if tab[P_HAT_ON_TOP] else p  # the start player lowest (R1)
+        st[S.PERF + hat] = p
+        st[b + S.HAT] = hat
         st[b + S.TAKEN] = -1
         st[b + S.SLOT] = -1
         st[b + S.NEW_POSTER] = -1

@@ -22,14 +22,17 @@ MAX_LEVELS = 8
 MAX_BONUS_SQUARES = 64
 PLACE_BONUSES = len(D.BONUSES) - 1  # every kind but "none"
 
-PARAM_NAMES = ("rounds", "turns_per_round", "start_coins", "start_gems_per_colour",
+RULE_PARAMS = ("rounds", "turns_per_round", "start_coins", "start_gems_per_colour",  # rules.toml
                "start_trainer_markers", "trainer_markers_per_player", "trainer_offer_at_setup",
+               "starting_trainer_pick_reverse", "start_player_hat_on_top",
                "trainer_tile_slots", "trainer_draft_rounds", "gem_power",
                "gem_storage_per_colour", "coins_per_excess_gem", "master_cards_held",
                "coins_per_point", "master_final_divisor", "points_per_section",
-               "gems_per_gap_square", "gems_per_colour", "camp_rows", "camp_cols", "camp_all",
-               "col_first", "col_last", "sections", "levels", "perf_spaces", "masters",
-               "posters", "tents", "trainers", "board_spaces", "deck_poster_value")
+               "gems_per_gap_square")
+PARAM_NAMES = RULE_PARAMS + (  # and what the tables give
+    "gems_per_colour", "camp_rows", "camp_cols", "camp_all", "col_first", "col_last",
+    "sections", "levels", "perf_spaces", "masters", "posters", "tents", "trainers",
+    "board_spaces", "deck_poster_value")
 P = {name: k for k, name in enumerate(PARAM_NAMES)}
 # Effects of trainer tiles and board spaces, master card bonuses, tent and camp bonuses,
 # scorings: indices into data's vocabularies.
@@ -204,7 +207,7 @@ def pack(d: D.MagnificentData) -> np.ndarray:
                             f"{S.BOARD_SPACES} trainer spaces, {S.TRAINER_SLOTS} trainer tiles a "
                             "player, 3 rounds, ...)")
     par = v["params"]
-    for name in PARAM_NAMES[:17]:
+    for name in RULE_PARAMS:
         par[P[name]] = p[name]
     par[P["gems_per_colour"]] = p["components"]["gems_per_colour"]
     par[P["camp_rows"]], par[P["camp_cols"]] = rows, cols
