@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+PLAYTEST = [sys.executable, "-m", "reports.cli"]
+
 
 def _sigint_as_at_a_terminal() -> None:
     # A suite started as a background job (`cmd &` in a script, nohup) inherits SIGINT
@@ -19,25 +21,31 @@ def _sigint_as_at_a_terminal() -> None:
 
 def start(args: list[str], **popen) -> subprocess.Popen:
     """Start `playtest ARGS` as a user would at a terminal."""
-    return subprocess.Popen([sys.executable, "-m", "reports.cli", *args],
-                            preexec_fn=_sigint_as_at_a_terminal, **popen)
+    return subprocess.Popen([*PLAYTEST, *args], preexec_fn=_sigint_as_at_a_terminal, **popen)
 
 
 def run(args: list[str]) -> subprocess.CompletedProcess:
     """Run `playtest ARGS` to its end, its output captured as text."""
-    return subprocess.run([sys.executable, "-m", "reports.cli", *args], capture_output=True,
-                          text=True)
+    return subprocess.run([*PLAYTEST, *args], capture_output=True, text=True)
 
 
-def wait_for_chunk(proc: subprocess.Popen, out: Path, seconds: float = 600) -> None:
-    """Wait until the run in OUT has written a chunk (generous: a loaded machine compiles
-    slowly); fail, and stop the child, if none comes."""
+def wait_until(proc: subprocess.Popen, ready, what: str, seconds: float = 600) -> None:
+    """Wait until ``ready()`` (generous: a loaded machine compiles slowly); fail, and stop
+    the child, if the child exits or the time runs out first."""
     end = time.time() + seconds
-    while not list((out / "data").glob("part-*.parquet")):
-        if proc.poll() is not None or time.time() > end:
+    while not ready():
+        if proc.poll() is not None:
             stop(proc)
-            pytest.fail(f"no chunk written in {seconds:.0f} s (exit code {proc.returncode})")
+            pytest.fail(f"{what}: never, the child exited with code {proc.returncode}")
+        if time.time() > end:
+            stop(proc)
+            pytest.fail(f"{what}: not within {seconds:.0f} s")
         time.sleep(0.02)
+
+
+def wait_for_chunk(proc: subprocess.Popen, out: Path) -> None:
+    """Wait until the run in OUT has written a chunk."""
+    wait_until(proc, lambda: any((out / "data").glob("part-*.parquet")), "a chunk written")
 
 
 def interrupt(proc: subprocess.Popen, seconds: float = 600) -> str:

@@ -282,12 +282,7 @@ def test_ctrl_c_on_a_local_dask_cluster_is_one_line(tmp_path):
     proc = cli_process.start(["simulate", "festival", "--games", "200000", "--chunk-size",
                               "5000", "--bots", "random", "--backend", "dask", "--workers", "2",
                               "--out", str(out), "--quiet"], stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 600
-    while not (out / "run.json").exists():  # the cluster is up
-        if proc.poll() is not None or time.time() > deadline:
-            cli_process.stop(proc)
-            pytest.fail("the run never started")
-        time.sleep(0.05)
+    cli_process.wait_until(proc, (out / "run.json").exists, "the cluster up, the run started")
     time.sleep(1)
     err = cli_process.interrupt(proc)
     assert proc.returncode == 130
