@@ -109,10 +109,11 @@ def cmd_replay(a) -> int:
 def cmd_data(a) -> int:
     import importlib
 
-    from sim.core.data import LOADERS, load_game_data, read_toml, rule_items, with_sets
+    from sim.core.data import LOADERS, read_toml, rule_items, with_sets
+    from sim.core.runner import check_data
 
     sets = parse_sets(a.set)
-    d = load_game_data(a.game, a.data, sets)
+    d = check_data(a.game, a.data, sets)
     print(f"{a.game} data is valid: {d.folder} (hash {d.hash})")
     if a.keys:
         ranges = importlib.import_module(LOADERS[a.game]).RANGES
@@ -123,9 +124,10 @@ def cmd_data(a) -> int:
                     else "checked with the tables it belongs to")
             print(f"  {key} = {value!r}  ({span})")
         return 0
-    for path in sorted(d.folder.glob("*.csv")):
-        rows = sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line) - 1
-        print(f"  {path.name}: {rows} rows")
+    for name in importlib.import_module(LOADERS[a.game]).FILES:
+        if name.endswith(".csv"):
+            lines = (d.folder / name).read_text(encoding="utf-8-sig").splitlines()
+            print(f"  {name}: {sum(1 for line in lines if line) - 1} rows")
     return 0
 
 

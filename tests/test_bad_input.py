@@ -189,7 +189,7 @@ def test_report_refuses_a_damaged_run_and_the_rerun_repairs_it(run_copy, small_r
     (["bench", "festival", "--mode", "short"], "festival has no modes"),
     (["bench", "dice_theme_park", "--mode", "long"], "--mode 'long' is unknown"),
     (["bench", "dice_theme_park", "--set", "rounds.full=0"], "rounds"),
-    (["data", "chess"], "no data loader for 'chess'"),
+    (["data", "chess"], "unknown game 'chess'"),
 ])
 def test_report_replay_bench_and_data_refuse(run_copy, tmp_path, capsys, argv, expect):
     f = tmp_path / "file"
@@ -213,6 +213,53 @@ def test_a_broken_data_folder_is_refused(fest, tmp_path, capsys, file, old, new,
     assert main(SIM + ["--data", str(data), "--out", str(out)]) == 2
     _one_line(capsys, expect)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("game,file,old,new", [
+    ("festival", "crowd_pleasers.csv", "1,A,same_colour_visible,4,0,2,",
+     "1,A,same_colour_visible,4,0,{},"),
+    ("dice_theme_park", "attractions.csv", "Carousel,basic,0,0,single,any,1,",
+     "Carousel,basic,0,0,single,any,{},"),
+])
+def test_a_value_at_the_bound_scores_right_and_one_above_is_refused(tmp_path, capsys, game,
+                                                                    file, old, new):
+    """The loaders take whole numbers up to MAX_VALUE (100,000): a crowd-pleaser or a
+    Carousel operation worth that much gives scores that add up, are never negative (the
+    results' score columns are int32), and compare on; one more is refused in one line
+    naming the file, row and field."""
+    import pandas as pd
+
+    from sim.core.data import MAX_VALUE, seeds_dir
+    from sim.core.runner import load_results
+    from tests.conftest import edited_copy
+
+    data = edited_copy(seeds_dir(game), tmp_path / "at", file, old, new.format(MAX_VALUE))
+    out = tmp_path / "run"
+    assert main(["simulate", game, "--games", "40", "--data", str(data), "--out", str(out),
+                 "--quiet"]) == 0
+    df = load_results(out)
+    parts = df[[c for c in df.columns if c.startswith("score_")]].sum(axis=1)
+    assert (parts == df["score"]).all() and (df["score"] >= 0).all()
+    assert df["score"].max() >= MAX_VALUE  # someone scored it, and it was kept whole
+    assert pd.api.types.is_integer_dtype(df["score"]) and df["score"].dtype.itemsize >= 4
+    capsys.readouterr()
+    above = edited_copy(seeds_dir(game), tmp_path / "above", file, old, new.format(MAX_VALUE + 1))
+    assert main(["simulate", game, "--games", "5", "--data", str(above), "--out",
+                 str(tmp_path / "r2"), "--quiet"]) == 2
+    _one_line(capsys, f"is above {MAX_VALUE:,}".replace(",", ""))
+    assert not (tmp_path / "r2").exists()
+
+
+def test_a_value_a_results_column_cannot_hold_is_refused_naming_it():
+    """What writes the results never wraps a number round: one line names the column."""
+    import numpy as np
+
+    from sim.core.results import int_column
+
+    assert int_column(np.array([-128, 127]), np.int8, "rank").to_pylist() == [-128, 127]
+    for bad in (128, -129, 2**40):
+        with pytest.raises(PlaytestError, match="column 'rank', which holds -128 to 127"):
+            int_column(np.array([1, bad]), np.int8, "rank")
 
 
 def test_a_csv_saved_with_a_byte_order_mark_is_read(fest, tmp_path, capsys):

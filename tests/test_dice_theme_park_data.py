@@ -50,7 +50,7 @@ def test_staff_against_the_seed_examples(dtp):
     money = _staff(dtp, "guide")["money"] + _staff(dtp, "mascot")["money"]
     assert money == 6
     entrance = dtp.attractions[dtp.attractions["stack"] == D.STACKS.index("entrance")][0]
-    assert entrance["income"] == dtp.params["entrance_income"] == 1
+    assert entrance["income"] == 1  # the seed: パーク入口の収入($1)
     assert money + entrance["income"] + _attraction(dtp, "Helter Skelter")["income"] == 8
     # More money goes with later turn order (research: "the more income, the less chance of
     # being first player").

@@ -45,6 +45,13 @@ def _breaches():
     def bare_hex(st):  # a hex of seat 0's park without a tile
         return next(h for h in range(S.HEXES) if st[S.seat(0) + S.TILE + h] < 0)
 
+    def too_many_dice(st, die):  # dice moved from the bag into seat 0's park, conserved
+        from sim.dice_theme_park import rules as R
+
+        for _ in range(S.MAX_PARK_DICE):
+            st[S.BAG] -= 1
+            R.add_die(st, 0, ENTRANCE, 0, 3)
+
     return [
         pytest.param(bump(S.BAG), 1, id="a-die-more"),
         pytest.param(bump(b + S.MONEY, -100), 2, id="negative-money"),
@@ -58,7 +65,10 @@ def _breaches():
         pytest.param(die(S.DIE_AT, bare_hex), 10, id="a-die-on-a-bare-hex"),
         pytest.param(die(S.DIE_AT, lambda st: S.HEXES + ENTRANCE), 11,
                      id="a-die-in-another-park"),
-        pytest.param(bump(S.SKILL_DISCARD_N), 12, id="a-skill-card-more")]
+        pytest.param(bump(S.SKILL_DISCARD_N), 12, id="a-skill-card-more"),
+        pytest.param(too_many_dice, 13, id="more-dice-than-a-park-can-get"),
+        pytest.param(bump(b + S.MAPS_UP, 40), 14, id="maps-beyond-the-supply"),
+        pytest.param(bump(b + S.MASCOTS, 6), 14, id="mascots-beyond-a-colour")]
 
 
 @pytest.mark.parametrize("breach,code", _breaches())

@@ -197,15 +197,76 @@ def test_keep_green_leaves_one_green_party_die_unlowered_on_a_green_attraction(d
     assert all(M.decode(m)[3] == 0 for m in flume)  # a blue attraction: no keeping
     kept = [m for m in spooky if M.decode(m)[3] >> 1]
     assert len(kept) == 1 and len(spooky) == 2  # the green die only, not the yellow
-    lowered = dec.apply(M.K_OPERATE, kept[0])
+    movable = dec.apply(M.K_OPERATE, kept[0])
     assert _die(st, green1) == (GREEN, 1, SPOOKY_HEX)  # kept at 1: not discarded
-    assert _die(st, yellow5)[1] == 4 and lowered == 1 and dec.ctx[1] == yellow5
+    assert _die(st, yellow5)[1] == 4
+    # both party dice may move, the kept one too (rules.md 28)
+    assert movable == 2 and sorted(dec.ctx[1:3]) == sorted([green1, yellow5])
     st2 = _park(d, tab, {SPOOKY_HEX: "Spooky Woods"})  # without the administrator
     R.add_die(st2, 0, SPOOKY_HEX, GREEN, 1)
     R.add_die(st2, 0, SPOOKY_HEX, YELLOW, 5)
     ops2 = [M.decode(m) for m in Decisions(st2, tab).raw(M.K_OPERATE)
             if M.decode(m)[0] == M.T_ACT]
     assert ops2 and all(c == 0 for *_, c in ops2)
+
+
+def test_keep_green_on_a_one_die_party_the_kept_die_still_moves(dtp):
+    """The seed: a one-die party's die must move unless it was discarded at 1. Kept at its
+    pips by the administrator, it is not discarded, so it moves (rules.md 4, 28), and the
+    move decision offers only its moves (MOVE has no pass)."""
+    d, tab = dtp
+    st = _park(d, tab, {SPOOKY_HEX: "Spooky Woods"}, admin="keep-green")
+    green2 = R.add_die(st, 0, ENTRANCE, GREEN, 2)
+    dec = Decisions(st, tab)
+    ops = [m for m in dec.raw(M.K_OPERATE) if M.decode(m)[0] == M.T_ACT]
+    assert [M.decode(m)[3] >> 1 for m in ops] == [0]  # the entrance is grey: no keeping
+    R.move_die(st, 0, green2, CAROUSEL)  # the Carousel is green, any single die
+    kept = [m for m in dec.raw(M.K_OPERATE) if M.decode(m)[0] == M.T_ACT
+            and M.decode(m)[1] == CAROUSEL and M.decode(m)[3] >> 1]
+    assert len(kept) == 1
+    assert dec.apply(M.K_OPERATE, kept[0]) == 1 and dec.ctx[1] == green2
+    assert _die(st, green2) == (GREEN, 2, CAROUSEL)  # not lowered
+    moves = dec.raw(M.K_MOVE)
+    near = np.empty(6, dtype=np.int64)
+    targets = set(near[: R.neighbour_tiles(st, tab, 0, CAROUSEL, near)])
+    assert moves and {M.decode(m)[2] for m in moves} == targets
+    assert {M.decode(m)[1] for m in moves} == {green2} and M.PASS not in moves
+    # kept at 1 on a one-die party: still not discarded, and it moves
+    st2 = _park(d, tab, admin="keep-green")
+    green1 = R.add_die(st2, 0, CAROUSEL, GREEN, 1)
+    dec2 = Decisions(st2, tab)
+    kept = [m for m in dec2.raw(M.K_OPERATE) if M.decode(m)[0] == M.T_ACT
+            and M.decode(m)[3] >> 1]
+    assert dec2.apply(M.K_OPERATE, kept[0]) == 1 and _die(st2, green1) == (GREEN, 1, CAROUSEL)
+    # without keeping, a one-die party at 1 is discarded and nothing moves
+    st3 = _park(d, tab, admin="keep-green")
+    green1 = R.add_die(st3, 0, CAROUSEL, GREEN, 1)
+    dec3 = Decisions(st3, tab)
+    plain = [m for m in dec3.raw(M.K_OPERATE) if M.decode(m)[0] == M.T_ACT
+             and M.decode(m)[1] == CAROUSEL and not M.decode(m)[3] >> 1]
+    assert dec3.apply(M.K_OPERATE, plain[0]) == 0 and st3[S.DIE_AT + green1] == S.NOWHERE
+
+
+def test_the_replay_names_a_kept_die_and_the_manager_apart(dtp):
+    """An operation's flags: bit 0 the manager's extra operation, the bits above the
+    administrator's kept die (1-based); the replay names each for what it is."""
+    from sim.dice_theme_park.log import format_log
+    from sim.dice_theme_park.play import LOG_COLS
+
+    d, tab = dtp
+    st = _park(d, tab, admin="keep-green")
+    green3 = R.add_die(st, 0, CAROUSEL, GREEN, 3)
+    lines = {}
+    for manager, keep in [(0, 0), (1, 0), (0, 1), (1, 1)]:
+        log = np.zeros((1, LOG_COLS), dtype=np.int64)
+        move = M.encode_operation(CAROUSEL, green3, -1, -1, manager, keep)
+        log[0] = (0, M.K_OPERATE, 0, move, 1, GREEN * 8 + 3, -1, -1)
+        lines[manager, keep] = format_log(log, 1, d, st, ["greedy", "greedy"])[-1]
+    assert not any(w in lines[0, 0] for w in ("manager", "administrator"))
+    assert "(manager)" in lines[1, 0] and "administrator" not in lines[1, 0]
+    assert "(manager)" not in lines[0, 1]
+    assert "administrator: the green 3 not lowered" in lines[0, 1]
+    assert "(manager)" in lines[1, 1] and "not lowered" in lines[1, 1]
 
 
 def _operated(st, hexes):
@@ -233,7 +294,9 @@ def test_fans_yellow_scores_for_3_4_5_different_yellow_attractions_operated(dtp)
     assert st[b + S.STARS_ROUND] == 2  # counts for "most stars this round"
 
 
-def test_variety_scores_for_6_7_8_different_attractions_not_the_entrance(dtp):
+def test_variety_scores_for_6_7_8_different_attractions_the_entrance_among_them(dtp):
+    """The seed counts the entrance as an attraction (rules.md 14, 30): operated with five
+    tiles, it makes the sixth; operated twice, it counts once."""
     d, tab = dtp
     extra = {FERRIS_HEX: "Ferris Wheel", 2: "Speedster", 1: "Swing Ride", 0: "Drop Tower",
              LOG_FLUME_HEX: "Chair Lift", DUCK_HEX: "Duck Pond"}
@@ -242,8 +305,10 @@ def test_variety_scores_for_6_7_8_different_attractions_not_the_entrance(dtp):
     for k, stars in [(5, 0), (6, 1), (7, 2), (8, 3), (9, 3)]:
         _operated(st, tiles[:k])
         assert W.round_stars(st, tab, 0) == stars
-    _operated(st, [ENTRANCE, *tiles[:5]])
-    assert W.round_stars(st, tab, 0) == 0
+    for hexes, stars in [([ENTRANCE, *tiles[:5]], 1), ([ENTRANCE, ENTRANCE, *tiles[:4]], 0),
+                         ([ENTRANCE, *tiles[:6]], 2), ([ENTRANCE, *tiles[:7]], 3)]:
+        _operated(st, hexes)
+        assert W.round_stars(st, tab, 0) == stars, hexes
 
 
 def test_mascot_club_scores_for_2_4_5_mascots_the_starting_one_counted(dtp):
@@ -420,8 +485,8 @@ def _skill_moves(st, tab):
 @pytest.mark.parametrize("name", D.load().skill_names)
 def test_every_skill_card_acts_only_within_its_colour_and_limits(dtp, name):
     """Each of the 30 cards on a park with a die of every colour at 2 and at 5 on two
-    attractions: every use offered keeps the pips in 1..6, a coloured card touches dice of
-    its colour only, and each use is a mascot's."""
+    attractions: every use offered keeps the pips in 1..6 or discards a die taken to 0, a
+    coloured card touches dice of its colour only, and each use is a mascot's."""
     d, tab = dtp
     st = _park(d, tab, {LOG_FLUME_HEX: "Log Flume"}, skills=[name])
     for colour in (BLUE, GREEN, YELLOW):
@@ -439,7 +504,9 @@ def test_every_skill_card_acts_only_within_its_colour_and_limits(dtp, name):
         assert trial[b + S.MASCOTS_USED] == 1 and trial[b + S.SKILLS_USED] == 1
         changed = [i for i in range(S.PARK_DICE)
                    if _die(trial, i) != _die(st, i) and st[S.DIE_AT + i] >= 0]
-        assert all(1 <= trial[S.DIE_PIPS + i] <= 6 for i in changed)
+        assert all(1 <= trial[S.DIE_PIPS + i] <= 6 or (
+            trial[S.DIE_AT + i] == S.NOWHERE and st[S.DIE_PIPS + i] == 2
+            and power in (R.SK_SHIFT, R.SK_NUDGE)) for i in changed)
         if colour >= 0 and power not in (R.SK_MONEY, R.SK_STARS):
             assert changed and all(st[S.DIE_COL + i] == colour for i in changed)
         if power in (R.SK_MONEY, R.SK_STARS):
@@ -449,16 +516,25 @@ def test_every_skill_card_acts_only_within_its_colour_and_limits(dtp, name):
     assert not Decisions(trial, tab).skills()  # the card's mascot is used: once a round
 
 
-def test_shift_moves_a_die_of_its_colour_2_pips_within_1_to_6(dtp):
+def test_shift_moves_a_die_of_its_colour_2_pips_never_above_6_a_0_discarded(dtp):
+    """rules.md 10, 18: a change may reach 0 (the die is discarded), never below 0 or
+    above 6."""
     d, tab = dtp
     st = _park(d, tab, skills=["shift-blue"])
     b2 = R.add_die(st, 0, ENTRANCE, BLUE, 2)
     b5 = R.add_die(st, 0, CAROUSEL, BLUE, 5)
+    b1 = R.add_die(st, 0, MINI_TRAIN, BLUE, 1)
     R.add_die(st, 0, CAROUSEL, GREEN, 3)
-    assert sorted((a, b) for _, a, b, *_ in _skill_moves(st, tab)) == [
-        (b2, 1), (b5, 0)]  # blue 2 up to 4, blue 5 down to 3; never 0 or 7, never green
-    Decisions(st, tab).apply(M.K_OPERATE, M.encode(M.T_SKILL, b2, 1, 0))
-    assert st[S.DIE_PIPS + b2] == 4
+    # blue 2 up to 4 or down to 0, blue 5 down to 3, blue 1 up to 3; never 7 or -1, never
+    # green
+    assert sorted((a, b) for _, a, b, *_ in _skill_moves(st, tab)) == sorted([
+        (b2, 0), (b2, 1), (b5, 0), (b1, 1)])
+    trial = st.copy()
+    Decisions(trial, tab).apply(M.K_OPERATE, M.encode(M.T_SKILL, b2, 1, 0))
+    assert trial[S.DIE_PIPS + b2] == 4
+    bag = st[S.BAG + BLUE]
+    Decisions(st, tab).apply(M.K_OPERATE, M.encode(M.T_SKILL, b2, 0, 0))
+    assert st[S.DIE_AT + b2] == S.NOWHERE and st[S.BAG + BLUE] == bag + 1
 
 
 def test_two_five_turns_a_2_into_a_5_and_back_of_its_colour_only(dtp):
@@ -508,10 +584,23 @@ def test_nudge_moves_two_different_dice_of_one_attraction_by_1_each(dtp):
     six = R.add_die(st, 0, CAROUSEL, GREEN, 6)
     R.add_die(st, 0, ENTRANCE, YELLOW, 3)  # alone on its attraction: no pair
     moves = _skill_moves(st, tab)
-    # the 1 only up, the 6 only down: one use
-    assert [(a, b, dirs) for _, a, b, _, dirs in moves] == [(one, six, 1)]
-    Decisions(st, tab).apply(M.K_OPERATE, M.encode(M.T_SKILL, one, six, 0) | (1 << 32))
-    assert st[S.DIE_PIPS + one] == 2 and st[S.DIE_PIPS + six] == 5
+    # the 1 up, or down to 0 as a mascot's -1 (discarded: rules.md 10, 38); the 6 only down
+    assert sorted((a, b, dirs) for _, a, b, _, dirs in moves) == [(one, six, 0), (one, six, 1)]
+    trial = st.copy()
+    Decisions(trial, tab).apply(M.K_OPERATE, M.encode(M.T_SKILL, one, six, 0) | (1 << 32))
+    assert trial[S.DIE_PIPS + one] == 2 and trial[S.DIE_PIPS + six] == 5
+    bag = st[S.BAG + BLUE]
+    Decisions(st, tab).apply(M.K_OPERATE, M.encode(M.T_SKILL, one, six, 0))
+    assert st[S.DIE_AT + one] == S.NOWHERE and st[S.BAG + BLUE] == bag + 1
+    assert st[S.DIE_PIPS + six] == 5
+    # the same die at 1 with a mascot's plain -1: the same outcome
+    st3 = _park(d, tab, skills=["nudge-1"])
+    one3 = R.add_die(st3, 0, CAROUSEL, BLUE, 1)
+    minus = [m for m in Decisions(st3, tab).raw(M.K_OPERATE)
+             if M.decode(m)[0] == M.T_PIPS and M.decode(m)[2] == 0]
+    assert minus
+    Decisions(st3, tab).apply(M.K_OPERATE, minus[0])
+    assert st3[S.DIE_AT + one3] == S.NOWHERE
     st2 = _park(d, tab, skills=["nudge-2"])
     R.add_die(st2, 0, CAROUSEL, BLUE, 3)
     R.add_die(st2, 0, CAROUSEL, BLUE, 3)

@@ -263,6 +263,82 @@ def test_the_mascots_colour_adjustment_lets_a_yellow_count_as_blue(dtp):
     assert st[S.DIE_TINT + yellow5] == -1
 
 
+def _reference_parties(d, name, dice):
+    """The parties of ``dice`` ((own colour, pips, colour counted) each) on attraction
+    ``name``, by brute force from balance.py's plain reference: every set of dice of the
+    requirement's size, in some order meeting it with the colours counted, as a sorted tuple
+    of (own colour, pips): dice alike in colour and pips leave the same park behind."""
+    import itertools
+
+    from sim.dice_theme_park.balance import party_meets
+
+    a = _row(d, name)
+    kind = D.REQUIREMENTS[d.attractions["requirement"][a]]
+    colour = int(d.attractions["requirement_colour"][a])
+    size = 3 if kind in ("run_three", "three_equal") else 1 if kind == "single" else 2
+    found = set()
+    for chosen in itertools.combinations(range(len(dice)), size):
+        if any(party_meets(kind, colour, tuple((dice[i][2], dice[i][1]) for i in order))
+               for order in itertools.permutations(chosen)):
+            found.add(tuple(sorted(dice[i][:2] for i in chosen)))
+    return found
+
+
+def _engine_parties(st, tab, hex_):
+    out = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
+    n = R.parties(st, tab, 0, hex_, out, WORK)
+    return [tuple(sorted((int(st[S.DIE_COL + i]), int(st[S.DIE_PIPS + i]))
+                         for i in out[k] if i >= 0)) for k in range(n)]
+
+
+def _tile_with(d, tab, name, dice):
+    st = _park(d, tab, {FERRIS_HEX: name})
+    for colour, pips, counted in dice:
+        i = R.add_die(st, 0, FERRIS_HEX, colour, pips)
+        st[S.DIE_TINT + i] = counted if counted != colour else -1
+    return st
+
+
+def test_every_party_is_offered_however_many_dice_are_on_the_tile(dtp):
+    """Twelve different dice on a run of three have 160 parties (C(6, 3) pips x 2^3
+    colours), a Duck Pond finds its blue die among 24 yellow ones, and a tile holding 40
+    dice, beyond any reachable park, still lists every party: nothing is cut short."""
+    d, tab = dtp
+    twelve = [(c, p, c) for c in (BLUE, GREEN) for p in range(1, 7)]
+    st = _tile_with(d, tab, "Roller Coaster", twelve)
+    got = _engine_parties(st, tab, FERRIS_HEX)
+    assert len(got) == len(set(got)) == 160
+    assert set(got) == _reference_parties(d, "Roller Coaster", twelve)
+    st = _tile_with(d, tab, "Duck Pond", [(YELLOW, 4, YELLOW)] * 24 + [(BLUE, 3, BLUE)])
+    assert _engine_parties(st, tab, FERRIS_HEX) == [((BLUE, 3),)]
+    every = [(c, p, c) for c in range(3) for p in range(1, 7)] * 2 + [(BLUE, 6, BLUE)] * 4
+    st = _tile_with(d, tab, "Roller Coaster", every)
+    assert len(_engine_parties(st, tab, FERRIS_HEX)) == R.MAX_PARTIES == 540
+    assert R.has_party(st, tab, _row(d, "Roller Coaster"),
+                       np.array([i for i in range(S.PARK_DICE)
+                                 if st[S.DIE_AT + i] == FERRIS_HEX], dtype=np.int64))
+
+
+def test_parties_against_the_brute_force_reference(dtp):
+    """Property test: on every attraction, any dice (colour, pips, a colour adjustment or
+    none) give exactly the parties of the plain reference, each once."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st_
+
+    d, tab = dtp
+    die = st_.tuples(st_.integers(0, 2), st_.integers(1, 6), st_.integers(0, 2))
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(st_.sampled_from(d.attraction_names), st_.lists(die, max_size=10))
+    def check(name, dice):
+        st = _tile_with(d, tab, name, dice)
+        got = _engine_parties(st, tab, FERRIS_HEX)
+        assert len(got) == len(set(got))
+        assert set(got) == _reference_parties(d, name, dice)
+
+    check()
+
+
 @pytest.mark.parametrize("name,dice,can", [
     ("Carousel", [(YELLOW, 6)], True),  # single any
     ("Duck Pond", [(BLUE, 1)], True), ("Duck Pond", [(GREEN, 1), (YELLOW, 6)], False),
@@ -657,6 +733,20 @@ def test_legal_moves_keep_the_limits(dtp):
     st[b + S.MONEY] = R.mascot_price(st, tab, 0) - 1
     assert len(legal(M.K_MASCOT)) == 1
     st[b + S.MONEY] = 20
+    # the supply: a map while one is left of the 32 (every player's among them), a mascot
+    # while one of the player's colour is left (6, the starting one included)
+    st[b + S.MAPS_BOUGHT] = 0
+    others = sum(st[S.seat(p) + S.MAPS_UP] for p in range(1, 2))
+    st[b + S.MAPS_UP] = tab[R.P_MAPS_SUPPLY] - others - 1
+    assert R.maps_left(st, tab) == 1 and len(legal(M.K_MAP)) == 2
+    st[b + S.MAPS_UP] += 1
+    assert R.maps_left(st, tab) == 0 and len(legal(M.K_MAP)) == 1
+    st[b + S.MAPS_UP] = 3
+    st[b + S.MASCOTS] = tab[R.P_MASCOTS_EACH] - 1
+    assert len(legal(M.K_MASCOT)) == 2
+    st[b + S.MASCOTS] += 1
+    assert len(legal(M.K_MASCOT)) == 1
+    st[b + S.MASCOTS] = 1
     R.install(st, tab, 0, S.GIFT_SHOP, LOG_FLUME_HEX)
     st[b + S.INSTALLED] = 0
     assert not [m for m in legal(M.K_UPGRADE) if m[0] == M.T_REMOVE]  # no architect
@@ -683,3 +773,34 @@ def test_legal_moves_keep_the_limits(dtp):
     st[b + S.MASCOTS_USED] = 0
     M.apply(st, tab, 0, M.K_OPERATE, M.encode(M.T_TINT, blue5, GREEN, 0), ctx)
     assert st[b + S.EXTRA_LEFT] == 2
+
+
+def test_no_decision_can_have_more_moves_than_its_buffer(dtp):
+    """moves.max_moves bounds an operate decision's moves with the most dice a park can
+    hold (state.MAX_PARK_DICE: 5 a round, 5 rounds); MAX_MOVES holds it. A park near that
+    bound, its dice all different and on one tile, with a skill card per mascot, lists
+    every party and use below the bound."""
+    from sim.dice_theme_park import moves as M
+
+    assert S.MAX_PARK_DICE == S.MAX_ROUNDS * (S.SPACES + 2) == 25
+    assert M.MAX_MOVES >= M.max_moves()
+    d, tab = dtp
+    st = _park(d, tab, {FERRIS_HEX: "Roller Coaster", LOG_FLUME_HEX: "Log Flume"})
+    b = S.seat(0)
+    for c in range(3):
+        for p in range(1, 7):
+            R.add_die(st, 0, FERRIS_HEX, c, p)
+    for p in range(1, 8):
+        R.add_die(st, 0, LOG_FLUME_HEX, p % 3, min(p, 6))
+    names = ["nudge-1", "nudge-2", "nudge-3", "nudge-4", "leap-1", "leap-2", "push-1", "pull-1"]
+    for k, name in enumerate(names):
+        st[b + S.SKILLS + k] = d.skill_names.index(name)
+    st[b + S.SKILLS_N] = st[b + S.MASCOTS] = len(names)
+    st[b + S.PLAYED : b + S.PLAYED + 2] = [R.GUIDE, R.MANAGER]
+    ws = M.new_workspace()
+    moves = np.zeros(M.MAX_MOVES, dtype=np.int64)
+    n = M.legal_moves(st, tab, 0, M.K_OPERATE, np.zeros(1 + S.DICE, dtype=np.int64), moves,
+                      ws)
+    assert 1000 < n < M.max_moves()
+    ops = sum(1 for m in moves[:n] if M.decode(m)[0] == M.T_ACT and M.decode(m)[1] == FERRIS_HEX)
+    assert ops == R.MAX_PARTIES  # all 540 parties of the 18 different dice

@@ -359,3 +359,20 @@ def test_a_rule_override_plays_other_games():
     b = mag.play_chunk(off, 8, 0, 300).to_pandas()
     assert meta_on["data_hash"] != meta_off["data_hash"]
     assert b["sections"].mean() < a["sections"].mean() - 0.5
+
+
+def test_a_tent_spaces_poster_bonus_is_taken_in_the_same_turn(tmp_path):
+    """A tent space's own bonus (rules.md 28) may be a poster, which the loader accepts: the
+    poster is taken in the travel's turn, as every other poster due is (a checked game fails
+    on one still due at the end of a turn). Every tent space but the printed one pays one."""
+    from tests.conftest import edited_copy
+
+    folder = edited_copy(mag.data.load().folder, tmp_path / "magnificent", "tent_spaces.csv",
+                         "2,0,coins,2,", "2,0,poster,1,")
+    text = (folder / "tent_spaces.csv").read_text()
+    for old in ("3,0,trainer,1,", "4,0,clear_gem,1,", "5,0,points,3,"):
+        text = text.replace(old, old.split(",")[0] + ",0,poster,1,")
+    (folder / "tent_spaces.csv").write_text(text)
+    p, _ = mag.prepare(3, ["greedy", "builder", "random"], str(folder))
+    df = mag.play_chunk(p, 4, 0, 200, check=True).to_pandas()
+    assert df["tents"].sum() > 0  # tents were placed, and their posters taken

@@ -13,7 +13,11 @@ from pathlib import Path
 from sim.core.errors import PlaytestError
 
 SOURCES = ("seed", "public", "reconstructed")
-INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+# The largest magnitude a table's whole number may have unless its loader says otherwise:
+# far beyond any card, and small enough that no sum of them in a game comes near what the
+# engines' int64 arithmetic or the results' columns hold (sim.core.results.fit checks the
+# columns as they are written).
+MAX_VALUE = 100_000
 # The module whose load(folder) reads and validates each game's data folder.
 LOADERS = {"festival": "sim.festival.data", "dice_theme_park": "sim.dice_theme_park.data",
            "magnificent": "sim.magnificent.data"}
@@ -52,12 +56,12 @@ class Row(dict):
             value = int(text)
         except ValueError:
             raise self.fail(name, f"'{text}' is not a whole number") from None
-        low = INT_MIN if low is None else low  # the tables are int64 arrays
-        high = INT_MAX if high is None else high
+        low = -MAX_VALUE if low is None else low
+        high = MAX_VALUE if high is None else high
         if value < low:
             raise self.fail(name, f"{value} is below {low}")
         if value > high:
-            raise self.fail(name, f"{value} is above {high}")
+            raise self.fail(name, f"{value} is above {high}, the most it may be")
         return value
 
     def choice(self, name: str, allowed: list[str] | tuple[str, ...]) -> str:
@@ -67,14 +71,28 @@ class Row(dict):
         return text
 
 
+def _regular_file(path: Path) -> None:
+    """Refuse what is not a regular file (a folder, a broken link, a device or a pipe, which
+    would never end a read) in one line."""
+    if not path.is_file():
+        why = "missing" if not path.exists() and not path.is_symlink() else \
+            "not a regular file"
+        raise PlaytestError(f"cannot read {path}: {why}")
+
+
 def read_csv(folder: Path, name: str, columns: list[str]) -> list[Row]:
-    """Rows of ``folder/name``; every listed column must be present and every row complete."""
+    """Rows of ``folder/name``; every listed column must be present once and every row
+    complete."""
     path = folder / name
+    _regular_file(path)
     try:
         # utf-8-sig: a spreadsheet's byte-order mark is not part of the first column's name
         with open(path, newline="", encoding="utf-8-sig") as f:
             reader = csv.DictReader(f)
             header = reader.fieldnames or []
+            twice = sorted({c for c in header if header.count(c) > 1})
+            if twice:
+                raise PlaytestError(f"{path}: column(s) {', '.join(twice)} appear twice")
             missing = [c for c in columns if c not in header]
             if missing:
                 raise PlaytestError(f"{path}: missing column(s) {', '.join(missing)}")
@@ -98,6 +116,7 @@ def read_csv(folder: Path, name: str, columns: list[str]) -> list[Row]:
 
 def read_toml(folder: Path, name: str) -> dict:
     path = folder / name
+    _regular_file(path)
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
@@ -133,13 +152,18 @@ def with_sets(rules: dict, sets: dict, game: str) -> dict:
     as it checks the file's own."""
     out = copy.deepcopy(rules)
     for key, value in sets.items():
+        if not isinstance(key, str):
+            raise PlaytestError(f"a rule is named by a string (KEY=VALUE), got {key!r}")
         node, parts = out, key.split(".")
         for part in parts[:-1]:
             node = node.get(part) if isinstance(node, dict) else None
-        if not isinstance(node, dict) or parts[-1] not in node or isinstance(node[parts[-1]],
-                                                                           dict):
+        if not isinstance(node, dict) or parts[-1] not in node:
             raise PlaytestError(f"unknown rule '{key}' (playtest data {game} --keys lists "
                                 "every rule with its value and range)")
+        if isinstance(node[parts[-1]], dict):
+            inner = ", ".join(k for k, _ in rule_items(node[parts[-1]], f"{key}."))
+            raise PlaytestError(f"'{key}' is a table of rules: set each of them instead "
+                                f"({inner})")
         node[parts[-1]] = value
     return out
 
@@ -193,6 +217,12 @@ def read_rules(folder: Path, scalars: dict[str, tuple[int, int]], tables: tuple[
     return rules
 
 
+def capacity(what: Path | str, items: str, count: int, most: int) -> None:
+    """``count`` ``items`` of ``what`` must fit the engine's ``most``; refused in one line."""
+    if count > most:
+        raise PlaytestError(f"{what}: {count} {items}, the engine holds at most {most}")
+
+
 def check_count(what: Path | str, got: int, params: dict, key: str) -> None:
     """``got`` rows of ``what`` must be rules.toml's ``components.<key>``."""
     want = params["components"][key]
@@ -213,14 +243,19 @@ def unique_names(rows: list[Row], field: str) -> list[str]:
     return names
 
 
-def folder_hash(folder: Path, sets: dict | None = None) -> str:
-    """A short hash of every data file in ``folder`` and the rule overrides: runs record
-    what they were played on."""
+def folder_hash(folder: Path, files: tuple[str, ...], sets: dict | None = None) -> str:
+    """A short hash of the data files a game reads from ``folder`` (``files``: anything else
+    there is not part of the game) and the rule overrides: runs record what they were played
+    on."""
     h = hashlib.sha256()
-    for path in sorted(folder.glob("*")):
-        if path.suffix in (".csv", ".toml"):
-            h.update(path.name.encode())
+    for name in sorted(files):
+        path = folder / name
+        _regular_file(path)
+        h.update(name.encode())
+        try:
             h.update(path.read_bytes())
+        except OSError as e:
+            raise PlaytestError(f"cannot read {path}: {e.strerror}") from None
     if sets:
         h.update(json.dumps(sets, sort_keys=True).encode())
     return h.hexdigest()[:16]

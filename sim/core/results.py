@@ -6,6 +6,24 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from sim.core.errors import PlaytestError
+
+SCORE = np.int32  # scores and their parts: edited cards may be worth thousands of points
+
+
+def int_column(values: np.ndarray, dtype, name: str) -> pa.Array:
+    """``values`` as a column of ``dtype``; a value the column cannot hold is refused in one
+    line that names the column, never wrapped round into a wrong number."""
+    info = np.iinfo(dtype)
+    if len(values):
+        low, high = int(values.min()), int(values.max())
+        if low < info.min or high > info.max:
+            bad = low if low < info.min else high
+            raise PlaytestError(f"a game gave {bad:,} for the results' column '{name}', which "
+                                f"holds {info.min:,} to {info.max:,}: a card or rule value is "
+                                "too large for it")
+    return pa.array(values.astype(dtype))
+
 
 def categorical(codes: np.ndarray, names: list[str]) -> pa.DictionaryArray:
     """A categorical column: ``codes`` index ``names`` (fixed, so chunks agree)."""
@@ -27,11 +45,11 @@ def schema_columns(bots: list[str], seed: int, start: int, n: int, n_players: in
         "game_index": pa.array(np.repeat(np.arange(start, start + n, dtype=np.int64),
                                          n_players)),
         "seed": pa.array(np.full(n * n_players, seed, dtype=np.int64)),
-        "n_players": pa.array(np.full(n * n_players, n_players, dtype=np.int8)),
-        "seat": pa.array(np.tile(np.arange(n_players, dtype=np.int8), n)),
+        "n_players": int_column(np.full(n * n_players, n_players), np.int8, "n_players"),
+        "seat": int_column(np.tile(np.arange(n_players), n), np.int8, "seat"),
         "bot": categorical(np.array([names.index(b) for b in bots])[bot_slot], names),
-        "bot_slot": pa.array(bot_slot.astype(np.int8)),
-        "score": pa.array(score.astype(np.int16)),
-        "rank": pa.array(rank.astype(np.int8)),
+        "bot_slot": int_column(bot_slot, np.int8, "bot_slot"),
+        "score": int_column(score, SCORE, "score"),
+        "rank": int_column(rank, np.int8, "rank"),
         "win": pa.array(win.ravel()),
     }

@@ -63,6 +63,27 @@ def default_bots(game: str, players: int) -> list[str]:
     return (bots * players)[:players]
 
 
+def check_data(game: str, data: str | Path | None = None, sets: dict | None = None):
+    """The game's data folder with the overrides ``sets``, checked as ``simulate`` checks it,
+    for every player count its rules allow and every mode (unless ``sets`` names one): the
+    loader's checks and the engine's (its tables packed for the kernels). Returns the
+    loaded data; anything ``simulate`` would refuse is refused in one line."""
+    from sim.core.data import load_game_data, read_toml, with_sets
+
+    module = game_module(game)
+    sets = dict(sets or {})
+    rule_sets = {k: v for k, v in sets.items() if k != "mode"}
+    d = load_game_data(game, data, rule_sets or None)
+    rules = with_sets(read_toml(d.folder, "rules.toml"), rule_sets, game)
+    low, high = rules["min_players"], rules["max_players"]
+    modes = [sets["mode"]] if "mode" in sets else list(getattr(module, "MODES", [None]))
+    for mode in modes:
+        for n in range(low, high + 1):
+            module.prepare(n, default_bots(game, n), data, True,
+                           sets={**sets, **({"mode": mode} if mode else {})} or None)
+    return d
+
+
 def resolve_bots(game: str, bots: str | list[str] | None, players: int) -> list[str]:
     """One bot per seat: the game's default line-up for None, else as ``seat_bots``."""
     return default_bots(game, players) if bots is None else seat_bots(bots, players)

@@ -97,6 +97,10 @@ HEX_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))  # axial neighb
 ATTRACTION_FIELDS = ("stack", "cost", "income", "requirement", "requirement_colour", "stars",
                      "amenity", "colour", "icons", "upgrade_1", "upgrade_2")
 
+# the files a data folder holds: what the loader reads and the run's data hash covers
+FILES = ("administrators.csv", "attractions.csv", "monorails.csv", "objectives.csv", "park.csv",
+         "rules.toml", "skills.csv", "staff.csv")
+
 
 @dataclass(frozen=True)
 class DiceThemeParkData:
@@ -148,7 +152,7 @@ def load(folder: str | Path | None = None, sets: dict | None = None) -> DiceThem
         skills=skills,
         skill_names=skill_names,
         folder=folder,
-        hash=folder_hash(folder, sets),
+        hash=folder_hash(folder, FILES, sets),
     )
 
 
@@ -156,8 +160,7 @@ def load(folder: str | Path | None = None, sets: dict | None = None) -> DiceThem
 
 SCALARS = {  # key: (low, high)
     "min_players": (2, 4), "max_players": (2, 4), "start_money": (0, 100),
-    "operating_cubes": (1, 100), "staff_in_hand": (2, 6), "staff_played": (1, 2),
-    "entrance_income": (0, 20), "mascot_price": (0, 50), "map_price": (0, 50),
+    "operating_cubes": (1, 100), "mascot_price": (0, 50), "map_price": (0, 50),
     "maps_at_start": (0, 10), "max_maps_bought": (0, 10), "max_upgrades_installed": (0, 10),
     "upgrades_of_each_kind": (0, 10), "gift_shop_money": (0, 20),
     "special_effect_stars": (0, 20), "money_per_star_at_end": (1, 100), "max_pips": (6, 6),
@@ -175,7 +178,7 @@ def _params(folder: Path, sets: dict) -> dict:
             raise PlaytestError(f"{path}: {key} must be a table ([{key}])")
     players = range(rules["min_players"], rules["max_players"] + 1)
     for mode in MODES:
-        rounds = whole(path, f"rounds.{mode}", rules["rounds"].get(mode), 1, 10)
+        rounds = whole(path, f"rounds.{mode}", rules["rounds"].get(mode), 1, S.MAX_ROUNDS)
         objective_rounds = rules["objective_rounds"].get(mode)
         if not isinstance(objective_rounds, list) or not all(
                 isinstance(r, int) and 1 <= r <= rounds for r in objective_rounds):
@@ -206,8 +209,14 @@ def _params(folder: Path, sets: dict) -> dict:
         whole(path, f"amenity_bonus.{key}", bonus.get(key), 2, len(AMENITIES) * 10)
     whole(path, "amenity_bonus.draw_die_pips", bonus.get("draw_die_pips"), 1, 6)
     for key in ("attractions_a", "attractions_b", "basic_attractions", "objectives",
-                "administrators", "skills", "maps_in_supply", "mascots_per_player"):
+                "administrators", "skills"):
         whole(path, f"components.{key}", rules["components"].get(key), 0, 1000)
+    # every player's starting maps come from the supply; a player holds a skill card per
+    # mascot (state.SKILLS_HELD)
+    whole(path, "components.maps_in_supply", rules["components"].get("maps_in_supply"),
+          rules["maps_at_start"] * rules["max_players"], 1000)
+    whole(path, "components.mascots_per_player",
+          rules["components"].get("mascots_per_player"), 1, S.SKILLS_HELD)
     return rules
 
 
@@ -262,6 +271,8 @@ def _park(folder: Path, params: dict) -> np.ndarray:
         role = PARK_ROLES.index(row.choice("role", PARK_ROLES))
         cells[(q, r)] = role
         table[i] = (q, r, role)
+    if len(rows) != S.HEXES:
+        raise PlaytestError(f"{path}: {len(rows)} hexes; the engine's park has {S.HEXES}")
     roles = list(cells.values())
     want = {"entrance": 1, "basic": params["components"]["basic_attractions"]}
     for name, count in want.items():

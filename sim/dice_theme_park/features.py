@@ -87,7 +87,7 @@ def _hex_parts(st, tab, p, h, on, out) -> None:
     per_op = tab[TB.ATT_STARS + a] + tab[R.P_EFFECT_STARS] * ((up >> S.SPECIAL_EFFECT) & 1)
     out[0] = st[b + S.CUBES_ON + h] * per_op
     if R.free_icon(st, tab, p, h):
-        out[1] = 1 if R.has_party(st, tab, a, on[:R.MAX_ON_TILE]) else 0
+        out[1] = 1 if R.has_party(st, tab, a, on) else 0
     out[2] = 0 if tab[TB.ATT_STACK + a] == TB.STACK_ENTRANCE else 1
     out[3] = per_op * (tab[TB.ATT_ICONS + a] + ((up >> S.GENERATOR) & 1))
     out[4] = R.bits(up)

@@ -16,8 +16,12 @@ CODES = ("ok", "dice not conserved", "negative money", "more cubes than a player
          "staff cards not conserved", "a die on a hex without a tile",
          "a die outside its park's range of slots",
          "skill cards not conserved (deck, display, discard pile, held, dealt) or more held "
-         "than mascots")
+         "than mascots",
+         "more dice in a park than the rules can bring in (state.MAX_PARK_DICE)",
+         "more maps taken than the supply holds, or more mascots than a player's colour has",
+         "a decision's legal moves filled their buffer (moves.MAX_MOVES)")
 PATHS_CODE = 8  # checked in play.decide, not on the state
+MOVES_FULL_CODE = 15  # as PATHS_CODE
 
 
 @njit
@@ -41,6 +45,17 @@ def check_state(st, tab) -> int:
                 return 11
     if total != S.COLOURS * tab[R.P_DICE_PER_COLOUR]:
         return 1
+    for p in range(n):
+        first, last = S.park_slots(st, p)
+        in_park = 0
+        for i in range(first, last):
+            in_park += st[S.DIE_AT + i] != S.NOWHERE
+        if in_park > S.MAX_PARK_DICE:
+            return 13
+        if st[S.seat(p) + S.MASCOTS] > tab[R.P_MASCOTS_EACH]:
+            return 14
+    if R.maps_left(st, tab) < 0:
+        return 14
     tiles = st[S.STACK_A_N] + st[S.STACK_B_N] + st[S.DISPLAY_N] + st[S.DISCARD_N]
     seen = 0
     for p in range(n):

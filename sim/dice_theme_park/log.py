@@ -78,7 +78,7 @@ def format_log(log: np.ndarray, nlog: int, d: D.DiceThemeParkData, st: np.ndarra
             verb = "installs" if t == M.T_ACT else "removes (architect)"
             text = f"{verb} a {UPGRADES[a]} on {_tile(d, st, p, b)}"
         elif kind == M.K_MOVE:
-            text = f"  moves the lowered {_die(d, x)} to {_tile(d, st, p, b)}"
+            text = f"  moves the party's {_die(d, x)} to {_tile(d, st, p, b)}"
         elif kind == M.K_SAVE:
             text = f"ticket agent: saves a {_die(d, x)}, set to {b} on the entrance"
         elif kind == M.K_ADMIN_SAVE:
@@ -99,8 +99,11 @@ def format_log(log: np.ndarray, nlog: int, d: D.DiceThemeParkData, st: np.ndarra
             party = ", ".join(_die(d, v) for v in (x, y, z) if v >= 0)
             req = D.REQUIREMENTS[int(d.attractions["requirement"][st[S.seat(p) + S.TILE + a]])] \
                 if st[S.seat(p) + S.TILE + a] >= 0 else "?"
+            kept = c >> 1  # the administrator's party die not lowered, 1-based
             text = (f"operates {_tile(d, st, p, a)} [{req}] with {party}"
-                    + (" (manager)" if c else ""))
+                    + (" (manager)" if c & 1 else "")
+                    + (f" (administrator: the {_die(d, (x, y, z)[kept - 1])} not lowered)"
+                       if kept else ""))
         else:
             what = {M.T_MAP: "a map moves", M.T_GUIDE: "the guide moves"}
             if t in what:

@@ -18,7 +18,8 @@ Decision kinds (rules.md "A round"; each has its own moves and feature weights):
   dice slots in the bits above, ``party_of``); a map moves die a to the adjacent hex b;
   the guide moves die a to hex b; a mascot's +-1 on die a (b: 0 for -1, 1 for +1); a
   mascot's colour b for die a; or stop.
-- MOVE: lowered die a moves to the adjacent hex b (after an operation).
+- MOVE: party die a moves to the adjacent hex b (after an operation: one of the party's dice
+  still in the park, the administrator's unlowered one included, rules.md 4 and 28).
 - SAVE: the ticket agent sets die a (at 1) to b pips on the entrance; or pass.
 
 Full and short games (powers.py):
@@ -62,7 +63,40 @@ PASS = 0  # type 0: pass or stop
 T_ACT = 1  # the kind's action
 T_REMOVE = 2  # UPGRADE: the architect's removal
 T_MAP, T_GUIDE, T_PIPS, T_TINT, T_SKILL = 2, 3, 4, 5, 6  # OPERATE
-MAX_MOVES = 1024
+
+
+def max_moves(dice: int = S.MAX_PARK_DICE) -> int:
+    """The most legal moves a decision can have with ``dice`` dice in the park: an operate
+    decision's, the largest (every other kind's moves are a few hundred at most). Each term
+    is a bound of one part of ``_operate_moves``:
+
+    - the operations: each hex's parties, at most C(d, size) of the d dice there and at most
+      rules.MAX_PARTIES, spread over the hexes as unkindly as they can be, each with up to 3
+      variants of the administrator's die not lowered (``_keeping``);
+    - the skill uses, per card held (one per mascot, state.SKILLS_HELD at most): the larger
+      of the nudge's (4 directions for each pair of dice on one hex) and the leap's (each die
+      to every other tile), the powers with the most uses;
+    - the dice moves, per die: a map to each of 6 neighbours, the guide to every other tile,
+      and a mascot's and an extra adjustment, each -1, +1 or one of the other colours;
+    - the stop.
+
+    ``MAX_MOVES`` is at least this (a test checks it), so no list is ever cut short, and a
+    checked game reports a decision that fills the buffer (invariants.MOVES_FULL_CODE)."""
+    from math import comb
+
+    def parties(d: int) -> int:
+        return min(R.MAX_PARTIES, max(d, comb(d, 2), comb(d, 3)))
+
+    best = [0] * (dice + 1)  # the most parties d dice on any number of hexes can have
+    for d in range(1, dice + 1):
+        best[d] = max(parties(k) + best[d - k] for k in range(1, d + 1))
+    operations = best[dice] * (1 + R.MAX_PARTY)
+    skills = S.SKILLS_HELD * max(4 * comb(dice, 2), dice * (S.HEXES - 1))
+    dice_moves = dice * (6 + (S.HEXES - 1) + 2 * (2 + S.COLOURS - 1))
+    return 1 + operations + skills + dice_moves
+
+
+MAX_MOVES = 16384  # >= max_moves() (12,897)
 
 
 @njit
@@ -150,7 +184,7 @@ def park_dice(st, p, out, counts, slots) -> int:
 @njit
 def legal_moves(st, tab, p, kind, ctx, moves, ws) -> int:
     """The legal moves of seat p at a ``kind`` decision into ``moves``; their number. ``ctx``
-    holds what the decision is about: new dice (CONCIERGE), lowered dice (MOVE), dice at 1
+    holds what the decision is about: new dice (CONCIERGE), the party's dice (MOVE), dice at 1
     (SAVE), each as ctx[0] = count, ctx[1:] = slots. ``ws``: ``new_workspace()``."""
     b = S.seat(p)
     n = 0
@@ -229,13 +263,12 @@ def legal_moves(st, tab, p, kind, ctx, moves, ws) -> int:
                     n += 1
         return n
     if kind == K_MASCOT:
-        if st[b + S.MONEY] >= R.mascot_price(st, tab, p):
+        if R.can_hire(st, tab, p):
             moves[n] = encode(T_ACT, 0, 0, 0)
             n += 1
         return n
     if kind == K_MAP:
-        if st[b + S.MAPS_BOUGHT] < tab[R.P_MAX_MAPS_BOUGHT] and \
-                st[b + S.MONEY] >= R.map_price(st, tab, p):
+        if R.can_buy_map(st, tab, p):
             moves[n] = encode(T_ACT, 0, 0, 0)
             n += 1
         return n
@@ -390,7 +423,7 @@ def _operations(st, tab, p, moves, n, ws) -> int:
         free = R.free_icon(st, tab, p, h)
         if not free and not manager:
             continue
-        on = slots[h, :min(counts[h], R.MAX_ON_TILE)]
+        on = slots[h, :counts[h]]
         k = R.parties_among(st, tab, st[b + S.TILE + h], on, parties, work)
         keeps = keep >= 0 and tab[TB.ATT_COLOUR + st[b + S.TILE + h]] == keep
         for j in range(k):
@@ -461,8 +494,7 @@ def _skill_die_moves(st, tab, p, k, power, colour, amount, i, near, moves, n) ->
     own = st[S.DIE_COL + i]
     if power == R.SK_SHIFT and own == colour:
         for up in range(2):
-            to = pips + amount if up else pips - amount
-            if 1 <= to <= 6 and n < MAX_MOVES:
+            if R.can_adjust(pips, amount if up else -amount) and n < MAX_MOVES:
                 moves[n] = encode(T_SKILL, i, up, k)
                 n += 1
     elif power == R.SK_TWO_FIVE and own == colour and (pips == 2 or pips == 5):
@@ -493,7 +525,8 @@ def _skill_die_moves(st, tab, p, k, power, colour, amount, i, near, moves, n) ->
 @njit
 def _nudges(st, p, k, amount, counts, slots, moves, n) -> int:
     """The nudge on seat p's k-th skill card: two different dice on one attraction, each
-    +-amount within 1..6 (rules.md 38); alike pairs and directions once."""
+    +-amount, never above 6, a die taken to 0 discarded (rules.md 38); alike pairs and
+    directions once."""
     for h in range(S.HEXES):
         c = counts[h]
         for x in range(c):
@@ -514,9 +547,9 @@ def _nudges(st, p, k, amount, counts, slots, moves, n) -> int:
                 for dirs in range(4):
                     if twins and dirs == 2:  # -1 on the first, +1 on the second: as dirs 1
                         continue
-                    pi = st[S.DIE_PIPS + i] + (amount if dirs & 1 else -amount)
-                    pj = st[S.DIE_PIPS + j] + (amount if dirs & 2 else -amount)
-                    if 1 <= pi <= 6 and 1 <= pj <= 6 and n < MAX_MOVES:
+                    if R.can_adjust(st[S.DIE_PIPS + i], amount if dirs & 1 else -amount) \
+                            and R.can_adjust(st[S.DIE_PIPS + j], amount if dirs & 2 else -amount) \
+                            and n < MAX_MOVES:
                         moves[n] = encode(T_SKILL, i, j, k) | (dirs << 32)
                         n += 1
     return n
@@ -676,7 +709,7 @@ def random_operate_move(st, tab, p, moves, ws, u) -> int:
 @njit
 def apply(st, tab, p, kind, move, ctx) -> int:
     """Apply seat p's ``move`` at a ``kind`` decision. Returns what must follow: for an
-    operation, the number of lowered dice left (their slots in ctx); for a build, the amenity
+    operation, the number of party dice that may move (their slots in ctx); for a build, the amenity
     bonus (R.BONUS_*); for a push or pull skill, 1 (its power and hex in ctx); else 0. It
     draws nothing from the game's stream, so the bots' features can apply a move to a copy
     of the state."""
@@ -735,7 +768,7 @@ def apply(st, tab, p, kind, move, ctx) -> int:
         if t == T_ACT:
             if c & 1:
                 st[b + S.MANAGER_USED] += 1
-            # operate reads party[k] before it writes lowered[n <= k]: one buffer serves both
+            # operate reads party[k] before it writes movable[n <= k]: one buffer serves both
             party_of(move, ctx[1:4])
             n = R.operate(st, tab, p, a, ctx[1:4], ctx[1:], (c >> 1) - 1)
             ctx[0] = n

@@ -17,7 +17,7 @@ from sim.dice_theme_park import powers as W
 from sim.dice_theme_park import rules as R
 from sim.dice_theme_park import state as S
 from sim.dice_theme_park import tables as TB
-from sim.dice_theme_park.invariants import PATHS_CODE, check_state
+from sim.dice_theme_park.invariants import MOVES_FULL_CODE, PATHS_CODE, check_state
 from strategies.selectors import RANDOM, select, uniform_pick
 
 LOG_COLS = 8  # round, decision kind, seat, move, what followed, three details (_details)
@@ -31,19 +31,24 @@ def bot_of(seat, game_index, n_players, rotate):
     return (seat + game_index) % n_players if rotate else seat
 
 
-CHECKING, PATHS_DIFFER = 0, 1  # scratch[9]: a checked game; a decision's fast path differs
+# scratch[9]: a checked game; a decision's fast path differs; a decision's moves filled
+# their buffer
+CHECKING, PATHS_DIFFER, MOVES_FULL = 0, 1, 2
 
 
 @njit(cache=True)  # called from Python: an entry point
 def new_scratch():
     """A game lane's work buffers: moves, features, scores, the features' buffers, the legal
     moves' workspace, the decision's context, a log row's details, the staff picks, the
-    features of the whole-copy path and flags (CHECKING, PATHS_DIFFER)."""
-    return (np.zeros(M.MAX_MOVES, dtype=np.int64), np.zeros((M.MAX_MOVES, F.N_FEATURES)),
-            np.zeros(M.MAX_MOVES), F.new_buffers(), M.new_workspace(),
+    features of the whole-copy path and flags (CHECKING, PATHS_DIFFER, MOVES_FULL). The
+    buffers of MAX_MOVES rows are left uninitialised (np.empty): a decision writes the rows
+    it reads, and rows never written are never touched, so the memory of a lane is what its
+    largest decision uses, not MAX_MOVES rows."""
+    return (np.empty(M.MAX_MOVES, dtype=np.int64), np.empty((M.MAX_MOVES, F.N_FEATURES)),
+            np.empty(M.MAX_MOVES), F.new_buffers(), M.new_workspace(),
             np.zeros(CTX, dtype=np.int64), np.zeros(3, dtype=np.int64),
-            np.zeros(S.MAX_PLAYERS, dtype=np.int64), np.zeros((M.MAX_MOVES, F.N_FEATURES)),
-            np.zeros(2, dtype=np.int64))
+            np.zeros(S.MAX_PLAYERS, dtype=np.int64), np.empty((M.MAX_MOVES, F.N_FEATURES)),
+            np.zeros(3, dtype=np.int64))
 
 
 @njit(inline="always")  # called from a dozen places: README, "For developers"
@@ -57,11 +62,15 @@ def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
     if selectors[bot] == RANDOM and kind == M.K_OPERATE:
         move = M.random_operate_move(st, tab, p, moves, ws, u1)
         if flags[CHECKING]:  # a checked game: the pick equals the one from the whole list
-            if move != moves[uniform_pick(M.legal_moves(st, tab, p, kind, ctx, moves, ws),
-                                          u1)]:
+            n = M.legal_moves(st, tab, p, kind, ctx, moves, ws)
+            if move != moves[uniform_pick(n, u1)]:
                 flags[PATHS_DIFFER] = 1
+            if n >= M.MAX_MOVES:
+                flags[MOVES_FULL] = 1
         return move
     n = M.legal_moves(st, tab, p, kind, ctx, moves, ws)
+    if flags[CHECKING] and n >= M.MAX_MOVES:  # never, by moves.max_moves: checked
+        flags[MOVES_FULL] = 1
     if n == 0:
         return -1
     if selectors[bot] == RANDOM:
@@ -173,6 +182,7 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
     bad = 0
     scratch[9][CHECKING] = 1 if check else 0
     scratch[9][PATHS_DIFFER] = 0
+    scratch[9][MOVES_FULL] = 0
     seed_game(rng, seed, game_index)
     R.setup(st, tab, n_players, mode, rng)
     ctx = scratch[5]
@@ -262,15 +272,15 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
             p = st[S.ORDER + i]
             bot = (first + p) % n_players
             for _ in range(MAX_OPERATE_STEPS):
-                lowered, move, nlog = _step(st, tab, p, M.K_OPERATE, ctx, bots, bot, rng,
+                movable, move, nlog = _step(st, tab, p, M.K_OPERATE, ctx, bots, bot, rng,
                                             scratch, log, nlog, r)
                 if move <= 0:
                     break
                 t = M.decode(move)[0]
-                if t == M.T_ACT and lowered > 0:
+                if t == M.T_ACT and movable > 0:
                     _, _, nlog = _step(st, tab, p, M.K_MOVE, ctx, bots, bot, rng, scratch,
                                        log, nlog, r)
-                elif t == M.T_SKILL and lowered > 0:  # the push's or pull's next moves
+                elif t == M.T_SKILL and movable > 0:  # the push's or pull's next moves
                     while st[S.seat(p) + S.AGAIN_LEFT] > 0:
                         _, again, nlog = _step(st, tab, p, M.K_AGAIN, ctx, bots, bot, rng,
                                                scratch, log, nlog, r)
@@ -306,6 +316,8 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
     st[S.OVER] = 1
     if check and bad == 0 and scratch[9][PATHS_DIFFER]:
         bad = PATHS_CODE
+    if check and bad == 0 and scratch[9][MOVES_FULL]:
+        bad = MOVES_FULL_CODE
     return nlog, bad
 
 

@@ -61,8 +61,9 @@ def take_leftover(st, tab, p, m, s) -> int:
 @njit
 def round_stars(st, tab, p) -> int:
     """Upkeep 2: the stars seat p's administrator gives for this round (attractions of its
-    colour operated, attractions operated, mascots): the highest threshold met (rules.md
-    30). Reads the cubes, so it comes before ``rules.score_cubes``."""
+    colour operated, attractions operated, the entrance among them; mascots): the highest
+    threshold met (rules.md 14, 30). Reads the cubes, so it comes before
+    ``rules.score_cubes``."""
     b = S.seat(p)
     a = R.active_admin(st, p)
     if a < 0:
@@ -74,9 +75,7 @@ def round_stars(st, tab, p) -> int:
         count = 0
         for h in range(S.HEXES):
             t = st[b + S.TILE + h]
-            if t >= 0 and st[b + S.CUBES_ON + h] > 0 \
-                    and tab[TB.ATT_STACK + t] != TB.STACK_ENTRANCE \
-                    and (power == R.A_OPERATED_STARS
+            if t >= 0 and st[b + S.CUBES_ON + h] > 0 and (power == R.A_OPERATED_STARS
                          or tab[TB.ATT_COLOUR + t] == tab[TB.ADM_COLOUR + a]):
                 count += 1
     else:
@@ -183,7 +182,7 @@ def use_skill(st, tab, p, k, a, b, c) -> int:
     st[st_b + S.EXTRA_LEFT] = R.played(st, p, R.MASCOT)
     st[st_b + S.EXTRA_HEX] = here
     if power == R.SK_SHIFT:
-        st[S.DIE_PIPS + a] += amount if b == 1 else -amount
+        R.adjust_pips(st, a, amount if b == 1 else -amount)
     elif power == R.SK_TWO_FIVE:
         st[S.DIE_PIPS + a] = 7 - st[S.DIE_PIPS + a]
     elif power == R.SK_MONEY:
@@ -195,8 +194,8 @@ def use_skill(st, tab, p, k, a, b, c) -> int:
         R.add_stars(st, p, S.SRC_SKILLS, gain)
         st[st_b + S.STARS_ROUND] += gain
     elif power == R.SK_NUDGE:
-        st[S.DIE_PIPS + a] += amount if c & 1 else -amount
-        st[S.DIE_PIPS + b] += amount if c & 2 else -amount
+        R.adjust_pips(st, a, amount if c & 1 else -amount)
+        R.adjust_pips(st, b, amount if c & 2 else -amount)
     elif power == R.SK_PUSH or power == R.SK_PULL or power == R.SK_LEAP:
         R.move_die(st, p, a, b)
         if power != R.SK_LEAP and amount > 1:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from sim.core.results import card_column, categorical, schema_columns
+from sim.core.results import SCORE, card_column, categorical, int_column, schema_columns
 from sim.dice_theme_park import batch as B
 from sim.dice_theme_park.data import MODES, STACKS, DiceThemeParkData
 
@@ -39,22 +39,23 @@ def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, sta
     columns = schema_columns(bots, seed, start, n, n_players, f["bot_slot"], f["score"],
                              f["rank"], win_out)
     for source in SOURCES:
-        columns[f"score_{source}"] = pa.array(f[f"score_{source}"].astype(np.int16))
+        columns[f"score_{source}"] = int_column(f[f"score_{source}"], SCORE,
+                                          f"score_{source}")
     columns |= {
         "mode": categorical(np.full(n * n_players, mode), list(MODES)),
-        "operations": pa.array(np.repeat(ops, n_players).astype(np.int16)),
-        "seat_operations": pa.array(f["operations"].astype(np.int16)),
-        "money": pa.array(f["money"].astype(np.int16)),
-        "dice_in_park": pa.array(f["dice_in_park"].astype(np.int16)),
+        "operations": int_column(np.repeat(ops, n_players), np.int16, "operations"),
+        "seat_operations": int_column(f["operations"], np.int16, "seat_operations"),
+        "money": int_column(f["money"], np.int16, "money"),
+        "dice_in_park": int_column(f["dice_in_park"], np.int16, "dice_in_park"),
         "start_position": categorical(f["start_position"],
                                       [f"{k + 1}" for k in range(n_players)]),
         "start_pair": categorical(np.array([pair_code[(int(a), int(b))]
                                             for a, b in zip(f["dealt_1"], f["dealt_2"])]),
                                   pair_names),
         "start_tile": categorical(f["start_tile"], tiles),
-        "attractions": pa.array(f["attractions"].astype(np.int8)),
-        "upgrades": pa.array(f["upgrades"].astype(np.int8)),
-        "mascots": pa.array(f["mascots"].astype(np.int8)),
+        "attractions": int_column(f["attractions"], np.int8, "attractions"),
+        "upgrades": int_column(f["upgrades"], np.int8, "upgrades"),
+        "mascots": int_column(f["mascots"], np.int8, "mascots"),
     }
     columns |= {
         "admin_pair": _pairs(data.administrator_names, f["admin_dealt_1"], f["admin_dealt_2"]),
@@ -67,5 +68,5 @@ def to_table(data: DiceThemeParkData, bots: list[str], mode: int, seed: int, sta
         codes = g[f"objective_{k + 1}"]
         columns[f"objective_{k + 1}"] = categorical(
             np.where(codes < 0, len(objectives) - 1, codes), objectives)
-    columns["substitutes"] = pa.array(g["substitutes"].astype(np.int16))
+    columns["substitutes"] = int_column(g["substitutes"], np.int16, "substitutes")
     return pa.table(columns)

@@ -34,6 +34,8 @@ P_MAP_PRICE = TB.PARAMS + TB.P["map_price"]
 P_MASCOT_PRICE = TB.PARAMS + TB.P["mascot_price"]
 P_MAX_UPGRADES_INSTALLED = TB.PARAMS + TB.P["max_upgrades_installed"]
 P_MAX_MAPS_BOUGHT = TB.PARAMS + TB.P["max_maps_bought"]
+P_MAPS_SUPPLY = TB.PARAMS + TB.P["maps_in_supply"]
+P_MASCOTS_EACH = TB.PARAMS + TB.P["mascots_per_player"]
 P_ADMINISTRATORS = TB.PARAMS + TB.P["administrators"]
 P_SKILLS = TB.PARAMS + TB.P["skills"]
 
@@ -541,9 +543,15 @@ def standing(st, dice_after_ones, wins, ranks) -> None:
 # ---------------------------------------------------------------- operate
 
 MAX_PARTY = 3
-MAX_PARTIES = 64
-MAX_ON_TILE = 24  # dice looked at on one attraction (more are never needed for a party)
-PARTY_WORK = MAX_ON_TILE + MAX_PARTIES  # ints of the buffer ``parties`` works in
+# A party is one of the distinct sets of (own colour, pips) on a hex that meet its
+# requirement: dice alike in colour and pips leave the same park behind whichever of them is
+# in the party (an operation clears every colour adjustment on its attraction). So a hex has
+# at most C(6, 3) * 3**3 = 540 parties (a run of three: 3 different pips, each of any
+# colour), however many dice are on it, and MAX_PARTIES holds every one of them.
+MAX_PARTIES = 20 * S.COLOURS**3
+MAX_GROUPS = S.COLOURS * 6 * S.COLOURS  # dice alike: the colour counted, pips, own colour
+# ints of the buffer ``parties`` works in: the hex's dice, then ``parties_among``'s
+PARTY_WORK = S.PARK_DICE + MAX_GROUPS * (2 + MAX_PARTY) + MAX_PARTIES
 
 REQ_SINGLE, REQ_PAIR_EVEN, REQ_PAIR_ODD, REQ_PAIR_GREATER, REQ_LOW_HIGH, REQ_PAIR_EQUAL, \
     REQ_RUN_THREE, REQ_THREE_EQUAL, REQ_COLOUR_GREATER, REQ_COLOUR_SMALLER, REQ_ODD_EVEN = \
@@ -583,32 +591,28 @@ def _pair_meets(kind, colour, c0, p0, c1, p1) -> bool:
 
 @njit
 def dice_on(st, p, hex_, out) -> int:
-    """Slots of the dice on hex ``hex_`` of seat p's park, into ``out``; their number."""
+    """Slots of the dice on hex ``hex_`` of seat p's park, into ``out`` (S.PARK_DICE
+    long: a park's dice all fit); their number."""
     at = p * S.HEXES + hex_
     n = 0
     first, last = S.park_slots(st, p)
     for i in range(first, last):
-        if st[S.DIE_AT + i] == at and n < out.shape[0]:
+        if st[S.DIE_AT + i] == at:
             out[n] = i
             n += 1
     return n
 
 
-@njit(inline="always")  # hot: README, "For developers"
-def _die_key(st, i) -> int:
-    return (die_colour(st, i) * 8 + st[S.DIE_PIPS + i]) * 8 + st[S.DIE_COL + i]
-
-
 @njit
 def parties(st, tab, p, hex_, out, work) -> int:
-    """Every party on seat p's hex ``hex_`` that meets its attraction's requirement, one per
-    distinct set of (colour, pips) (dice alike are interchangeable), into ``out[n, 3]``
-    (slots, -1 padded); their number. ``work`` is a buffer of PARTY_WORK ints."""
+    """Every party on seat p's hex ``hex_`` that meets its attraction's requirement, into
+    ``out[n, 3]`` (slots, -1 padded); their number. ``work`` is a buffer of PARTY_WORK
+    ints."""
     a = st[S.seat(p) + S.TILE + hex_]
     if a < 0:
         return 0
-    m = dice_on(st, p, hex_, work[:MAX_ON_TILE])
-    return parties_among(st, tab, a, work[:m], out, work[MAX_ON_TILE:])
+    m = dice_on(st, p, hex_, work[:S.PARK_DICE])
+    return parties_among(st, tab, a, work[:m], out, work[S.PARK_DICE:])
 
 
 @njit(inline="always")  # hot: README, "For developers"
@@ -641,31 +645,67 @@ def _meets(st, tab, a, size, i, j, k) -> bool:
 
 
 @njit(inline="always")  # hot: README, "For developers"
-def parties_among(st, tab, a, on, out, seen) -> int:
-    """``parties`` for attraction a with the dice slots ``on``; ``seen`` holds MAX_PARTIES
-    keys."""
-    m = on.shape[0]
+def _own_key(st, i) -> int:
+    """Die slot i as the park keeps it once operated: own colour and pips (6 bits)."""
+    return st[S.DIE_COL + i] * 8 + st[S.DIE_PIPS + i]
+
+
+@njit(inline="always")  # hot: README, "For developers"
+def parties_among(st, tab, a, on, out, work) -> int:
+    """``parties`` for attraction a with the dice slots ``on``. ``work`` (PARTY_WORK -
+    S.PARK_DICE ints) first groups the dice alike (the colour they count as, pips, own
+    colour; up to MAX_PARTY slots of each), so that the parties are sets of groups, then
+    holds the parties' keys (their own colours and pips, sorted) to keep each set once."""
+    g_key = work[:MAX_GROUPS]
+    g_n = work[MAX_GROUPS:2 * MAX_GROUPS]
+    g_slot = work[2 * MAX_GROUPS:(2 + MAX_PARTY) * MAX_GROUPS]  # group g's slots at 3g..
+    seen = work[(2 + MAX_PARTY) * MAX_GROUPS:]
+    groups = 0
+    for x in range(on.shape[0]):
+        i = on[x]
+        key = (die_colour(st, i) * 8 + st[S.DIE_PIPS + i]) * 8 + st[S.DIE_COL + i]
+        g = 0
+        while g < groups and g_key[g] != key:
+            g += 1
+        if g == groups:
+            g_key[g] = key
+            g_n[g] = 0
+            groups += 1
+        if g_n[g] < MAX_PARTY:
+            g_slot[MAX_PARTY * g + g_n[g]] = i
+            g_n[g] += 1
     size = _party_size(tab, a)
     n = 0
-    for x in range(m):
-        for y in range(x + 1 if size > 1 else m, m if size > 1 else m + 1):
-            for z in range(y + 1 if size > 2 else m, m if size > 2 else m + 1):
-                i = on[x]
-                j = on[y] if size > 1 else -1
-                k = on[z] if size > 2 else -1
+    for x in range(groups):
+        for y in range(x if size > 1 else groups, groups if size > 1 else groups + 1):
+            for z in range(y if size > 2 else groups, groups if size > 2 else groups + 1):
+                # the slots: a group used twice or three times gives its next dice
+                i = g_slot[MAX_PARTY * x]
+                j = -1
+                k = -1
+                if size > 1:
+                    uses = 1 + (y == x)
+                    if uses > g_n[y]:
+                        continue
+                    j = g_slot[MAX_PARTY * y + uses - 1]
+                if size > 2:
+                    uses = 1 + (z == x) + (z == y)
+                    if uses > g_n[z]:
+                        continue
+                    k = g_slot[MAX_PARTY * z + uses - 1]
                 if not _meets(st, tab, a, size, i, j, k):
                     continue
-                keys = _die_key(st, i)
+                keys = _own_key(st, i)
                 if size == 2:
-                    keys = _sorted_key2(keys, _die_key(st, j))
+                    keys = _sorted_key2(keys, _own_key(st, j))
                 elif size == 3:
-                    keys = _sorted_key3(keys, _die_key(st, j), _die_key(st, k))
+                    keys = _sorted_key3(keys, _own_key(st, j), _own_key(st, k))
                 new = True
                 for q in range(n):
                     if seen[q] == keys:
                         new = False
                         break
-                if new and n < MAX_PARTIES:
+                if new:  # never more than MAX_PARTIES (above)
                     seen[n] = keys
                     out[n, 0] = i
                     out[n, 1] = j
@@ -690,7 +730,7 @@ def has_party(st, tab, a, on) -> bool:
 
 @njit
 def _sorted_key2(a, b) -> int:
-    return (min(a, b) << 10) | max(a, b)
+    return (min(a, b) << 6) | max(a, b)
 
 
 @njit
@@ -698,7 +738,7 @@ def _sorted_key3(a, b, c) -> int:
     lo = min(a, min(b, c))
     hi = max(a, max(b, c))
     mid = a + b + c - lo - hi
-    return (((lo << 10) | mid) << 10) | hi
+    return (((lo << 6) | mid) << 6) | hi
 
 
 @njit(inline="always")  # hot: README, "For developers"
@@ -714,12 +754,13 @@ def free_icon(st, tab, p, hex_) -> bool:
 
 
 @njit
-def operate(st, tab, p, hex_, party, lowered, keep=-1) -> int:
+def operate(st, tab, p, hex_, party, movable, keep=-1) -> int:
     """Seat p operates its attraction on ``hex_`` with the dice of ``party`` (slots, -1
     padded): a cube on it, every party die lowered by 1 (a die at 1 goes to the bag
     instead) but party[keep] (the administrator's die not lowered, rules.md 28), the
-    attraction's colour adjustments spent. The lowered dice still in the park go into
-    ``lowered``; their number (one of them must then move, ``move_die``)."""
+    attraction's colour adjustments spent. The party's dice still in the park, the kept one
+    included, go into ``movable``; their number (one of them must then move, ``move_die``;
+    none only when every party die was discarded at 1)."""
     b = S.seat(p)
     st[b + S.CUBES] += 1
     st[b + S.CUBES_ON + hex_] += 1
@@ -728,14 +769,15 @@ def operate(st, tab, p, hex_, party, lowered, keep=-1) -> int:
     n = 0
     for k in range(MAX_PARTY):
         i = party[k]
-        if i < 0 or k == keep:
+        if i < 0:
             continue
-        if st[S.DIE_PIPS + i] == 1:
-            discard_die(st, i)
-        else:
+        if k != keep:
+            if st[S.DIE_PIPS + i] == 1:
+                discard_die(st, i)
+                continue
             st[S.DIE_PIPS + i] -= 1
-            lowered[n] = i
-            n += 1
+        movable[n] = i
+        n += 1
     at = p * S.HEXES + hex_
     first, last = S.park_slots(st, p)
     for i in range(first, last):
@@ -907,6 +949,14 @@ def mascot_price(st, tab, p) -> int:
 
 
 @njit
+def can_hire(st, tab, p) -> bool:
+    """Seat p can hire a mascot: one of its colour is left (``mascots_per_player``, the
+    starting one included) and it can pay for it."""
+    b = S.seat(p)
+    return st[b + S.MASCOTS] < tab[P_MASCOTS_EACH] and st[b + S.MONEY] >= mascot_price(st, tab, p)
+
+
+@njit
 def hire_mascot(st, tab, p) -> None:
     b = S.seat(p)
     st[b + S.MONEY] -= mascot_price(st, tab, p)
@@ -920,6 +970,24 @@ def hire_mascot(st, tab, p) -> None:
 def map_price(st, tab, p) -> int:
     """$3, less the administrator's discount, never below $0 (rules.md 31)."""
     return max(0, tab[P_MAP_PRICE] - admin_amount(st, tab, p, A_MAP_DISCOUNT))
+
+
+@njit
+def maps_left(st, tab) -> int:
+    """Map tokens left in the common supply (``maps_in_supply``, less every player's)."""
+    taken = 0
+    for p in range(st[S.N_PLAYERS]):
+        taken += st[S.seat(p) + S.MAPS_UP] + st[S.seat(p) + S.MAPS_DOWN]
+    return tab[P_MAPS_SUPPLY] - taken
+
+
+@njit
+def can_buy_map(st, tab, p) -> bool:
+    """Seat p can buy a map this round: below the round's limit, one left in the supply and
+    the money to pay for it."""
+    b = S.seat(p)
+    return st[b + S.MAPS_BOUGHT] < tab[P_MAX_MAPS_BOUGHT] and maps_left(st, tab) > 0 \
+        and st[b + S.MONEY] >= map_price(st, tab, p)
 
 
 @njit
@@ -1009,10 +1077,19 @@ def use_guide(st, p, i, hex_) -> None:
     move_die(st, p, i, hex_)
 
 
+@njit(inline="always")  # in the moves' loops: README, "For developers"
+def can_adjust(pips, delta) -> bool:
+    """A power may change a die at ``pips`` by ``delta``: never above 6, and down to 0 at
+    most, where the die is discarded (the seed's note: 「6の目を7にすることはできませんが、1の
+    目を0にしてただちに捨てることはできます」; rules.md 10, 18, 38)."""
+    return 0 <= pips + delta <= 6
+
+
 @njit
 def adjust_pips(st, i, delta) -> None:
-    """A mascot's (or the mascot staff's) ±1 on die slot i: above 6 never; -1 on a 1 sends
-    the die to the bag (rules.md 10)."""
+    """Die slot i's pips changed by ``delta`` (a mascot's or the mascot staff's ±1, the ±2
+    and nudge skills): above 6 never; at 0 or below the die goes to the bag (rules.md
+    10)."""
     pips = st[S.DIE_PIPS + i] + delta
     if pips < 1:
         discard_die(st, i)

@@ -94,6 +94,12 @@ DISCARD_CAP = 48
 # A park's dice have their own range of slots, so that what reads one park's dice (legal
 # moves, features) loops over that park alone: 64 each, more than the 63 dice of a game.
 PARK_DICE = 64
+# The most dice a park can hold: a die enters a park only from the monorail taken (SPACES a
+# round), the administrator's leftover-monorail die (one a round) and the 3-amenity bonus
+# (one a round: one build a round, and the free build from the discard pile gives no bonus);
+# saves and recolours keep dice, never add them. The invariants check it, and the legal
+# moves' buffers are sized on it (moves.max_moves).
+MAX_PARK_DICE = MAX_ROUNDS * (SPACES + 2)
 DICE = MAX_PLAYERS * PARK_DICE
 STAFF = 6
 UPGRADE_KINDS = 3

@@ -18,13 +18,15 @@ MAX_MONORAILS = S.MAX_MONORAILS
 MAX_OBJECTIVES = S.MAX_OBJECTIVES
 N_MODES = len(D.MODES)
 
-PARAM_NAMES = ("start_money", "operating_cubes", "entrance_income", "mascot_price",
-               "map_price", "maps_at_start", "max_maps_bought", "max_upgrades_installed",
-               "upgrades_of_each_kind", "gift_shop_money", "special_effect_stars",
-               "money_per_star_at_end", "max_pips", "staff_played", "bonus_set_any_pips",
-               "bonus_draw_die_at", "bonus_draw_die_pips", "bonus_free_build",
-               "attractions", "objectives", "monorails", "entrance_hex", "min_players",
-               "max_players", "dice_per_colour", "administrators", "skills")
+# rules.toml's scalars, packed as they are (each is read by the engine: a test changes
+# every key and checks that some game changes)
+RULE_PARAMS = ("start_money", "operating_cubes", "mascot_price", "map_price", "maps_at_start",
+               "max_maps_bought", "max_upgrades_installed", "upgrades_of_each_kind",
+               "gift_shop_money", "special_effect_stars", "money_per_star_at_end")
+PARAM_NAMES = (*RULE_PARAMS, "bonus_set_any_pips", "bonus_draw_die_at", "bonus_draw_die_pips",
+               "bonus_free_build", "attractions", "objectives", "monorails", "entrance_hex",
+               "min_players", "max_players", "dice_per_colour", "administrators", "skills",
+               "maps_in_supply", "mascots_per_player")
 P = {name: k for k, name in enumerate(PARAM_NAMES)}
 
 SHAPES = {
@@ -114,14 +116,9 @@ def pack(d: D.DiceThemeParkData) -> np.ndarray:
     p = d.params
     values: dict[str, np.ndarray] = {name: np.zeros(shape, dtype=np.int64)
                                      for name, shape in SHAPES.items()}
-    if len(d.attractions) > MAX_ATTRACTIONS or len(d.objectives) > MAX_OBJECTIVES \
-            or len(d.monorails) > MAX_MONORAILS or len(d.park) != S.HEXES \
-            or len(d.administrators) > S.MAX_ADMINS or len(d.skills) > S.MAX_SKILLS:
-        raise ValueError("the data exceeds the engine's capacities")  # data.load refuses it
     par = values["params"]
-    for name in PARAM_NAMES[:13]:
+    for name in RULE_PARAMS:
         par[P[name]] = p[name]
-    par[P["staff_played"]] = p["staff_played"]
     bonus = p["amenity_bonus"]
     par[P["bonus_set_any_pips"]] = bonus["set_any_pips"]
     par[P["bonus_draw_die_at"]] = bonus["draw_die_at"]
@@ -135,6 +132,8 @@ def pack(d: D.DiceThemeParkData) -> np.ndarray:
     par[P["dice_per_colour"]] = p["dice"]["per_colour"]
     par[P["administrators"]] = len(d.administrators)
     par[P["skills"]] = len(d.skills)
+    par[P["maps_in_supply"]] = p["components"]["maps_in_supply"]
+    par[P["mascots_per_player"]] = p["components"]["mascots_per_player"]
     for m, mode in enumerate(D.MODES):
         values["rounds"][m] = p["rounds"][mode]
         values["modules"][m] = mode != "intro"  # the seed: the intro game leaves them out

@@ -40,6 +40,10 @@ from sim.festival.tables import (
 
 ROTATIONS = 4
 
+# the files a data folder holds: what the loader reads and the run's data hash covers
+FILES = ("boards.csv", "crowd_pleasers.csv", "designs.csv", "objectives.csv", "rules.toml",
+         "start_objectives.csv", "tiles.csv")
+
 
 class Tables(NamedTuple):
     """Everything the kernels know about the game, as arrays (passed, never global)."""
@@ -339,7 +343,7 @@ def load(folder: str | Path | None = None, sets: dict | None = None) -> Festival
         n_deck=n_deck,
         crowd=labels,
         folder=folder,
-        hash=folder_hash(folder, sets),
+        hash=folder_hash(folder, FILES, sets),
     )
 
 

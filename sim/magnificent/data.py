@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.data import (
+    capacity,
     check_count,
     data_folder,
     folder_hash,
@@ -25,6 +26,7 @@ from sim.core.data import (
     whole,
 )
 from sim.core.errors import PlaytestError
+from sim.magnificent import state as S
 
 SIZES = {"small": 4, "large": 6}  # squares of a camp tile
 BONUSES = ("none", "coins", "points", "poster", "trainer", "clear_gem")
@@ -57,13 +59,18 @@ TRAINER_EFFECTS = (
 )
 
 SCALARS = {  # key: (low, high)
-    "min_players": (2, 4), "max_players": (2, 4), "rounds": (1, 10),
-    "turns_per_round": (1, 10), "start_coins": (0, 100), "start_gems_per_colour": (0, 10),
+    "min_players": (2, S.MAX_PLAYERS), "max_players": (2, S.MAX_PLAYERS),
+    "rounds": (1, S.MAX_ROUNDS),
+    # a turn puts a die on a master card held, one die a card a round (the seed: 4 cards)
+    "turns_per_round": (1, S.CARD_SLOTS), "start_coins": (0, 100),
+    "start_gems_per_colour": (0, 10),
     "start_trainer_markers": (0, 8), "trainer_markers_per_player": (1, 20),
     "trainer_offer_at_setup": (1, 12), "starting_trainer_pick_reverse": (0, 1),
-    "start_player_hat_on_top": (0, 1), "trainer_tile_slots": (1, 6),
+    "start_player_hat_on_top": (0, 1), "trainer_tile_slots": (1, S.TRAINER_SLOTS),
     "trainer_draft_rounds": (0, 10), "gem_power": (0, 10), "gem_storage_per_colour": (1, 10),
-    "coins_per_excess_gem": (0, 10), "tent_spaces": (1, 10), "master_cards_held": (1, 10),
+    # the player board's printed counts: fixed (the engine's layout holds exactly these)
+    "coins_per_excess_gem": (0, 10), "tent_spaces": (S.TENT_SPACES, S.TENT_SPACES),
+    "master_cards_held": (S.CARD_SLOTS, S.CARD_SLOTS),
     "coins_per_point": (1, 100), "master_final_divisor": (1, 10), "points_per_section": (0, 100),
     "gems_per_gap_square": (0, 10),
 }
@@ -73,6 +80,11 @@ TABLES = ("missing_coin_penalty", "colours", "dice", "display_rows", "poster_dis
 COMPONENTS = ("master_cards", "starting_master_cards", "posters", "starting_posters", "tents",
               "tents_on_board", "trainer_tiles", "gems_per_colour")
 BOARDS = ("I", "II", "III", "IV")
+
+# the files a data folder holds: what the loader reads and the run's data hash covers
+FILES = ("build_levels.csv", "camp.csv", "camp_tiles.csv", "master_cards.csv",
+         "performance.csv", "posters.csv", "rules.toml", "tent_spaces.csv", "tents.csv",
+         "trainer_spaces.csv", "trainers.csv", "travel.csv")
 
 
 @dataclass(frozen=True)
@@ -134,7 +146,7 @@ def load(folder: str | Path | None = None, sets: dict | None = None) -> Magnific
         trainers=trainers,
         trainer_names=trainer_names,
         folder=folder,
-        hash=folder_hash(folder, sets),
+        hash=folder_hash(folder, FILES, sets),
     )
 
 
@@ -164,8 +176,10 @@ def _params(folder: Path, sets: dict) -> dict:
         if sum(dice) < n * rules["turns_per_round"]:
             raise PlaytestError(f"{path}: dice.{n} has fewer dice than {n} players take a "
                                 "round")
-        rows = whole(path, f"display_rows.{n}", rules["display_rows"].get(str(n)), n, 10)
-        whole(path, f"poster_display.{n}", rules["poster_display"].get(str(n)), 0, 10)
+        rows = whole(path, f"display_rows.{n}", rules["display_rows"].get(str(n)), n,
+                     max(n, S.DISPLAY_CAP))
+        whole(path, f"poster_display.{n}", rules["poster_display"].get(str(n)), 0,
+              S.DISPLAY_CAP)
         _check_trainer_supply(path, rules, n, rows)
     for key in COMPONENTS:
         whole(path, f"components.{key}", rules["components"].get(key), 0, 1000)
@@ -232,9 +246,9 @@ def _camp_tiles(folder: Path, colours: list[str]) -> tuple[np.ndarray, list[str]
                                                 "source"])
     table = np.zeros(len(rows), dtype=[("colour", "i8"), ("size", "i8"), ("count", "i8"),
                                        ("n_cells", "i8"), ("cells", "i8", (MAX_SHAPE, 2))])
-    names, kinds = [], set()
+    names = unique_names(rows, "tile")  # posters name the tiles they show
+    kinds = set()
     for i, row in enumerate(rows):
-        names.append(row.field("tile"))
         colour = row.choice("colour", colours)
         size = row.choice("size", list(SIZES))
         if (colour, size) in kinds:
@@ -274,6 +288,10 @@ def _camp(folder: Path) -> np.ndarray:
         table[i] = (r, c, row.integer("section", low=1, high=100), BONUSES.index(bonus), amount)
     if not _connected(seen):
         raise PlaytestError(f"{path}: the camp area is not connected")
+    rows_n, cols_n = int(table["row"].max()) + 1, int(table["col"].max()) + 1
+    capacity(path, "squares in the camp's rows x columns", rows_n * cols_n, S.CAMP_SQUARES)
+    capacity(path, "rows", rows_n, S.MAX_ROWS)
+    capacity(path, "sections", len(set(table["section"])), S.MAX_SECTIONS)
     for section in set(table["section"]):
         squares = {(r, c) for r, c, s in zip(table["row"], table["col"], table["section"])
                    if s == section}
@@ -296,6 +314,7 @@ def _build_levels(folder: Path) -> np.ndarray:
         table[i] = (row.integer("power", low=0), tiles.count("small"), tiles.count("large"))
     if np.any(np.diff(table["power"]) <= 0):
         raise PlaytestError(f"{path}: each level needs more power than the one before")
+    capacity(path, "build levels", len(rows), S.MAX_LEVELS)
     return table
 
 
@@ -340,6 +359,7 @@ def _travel(folder: Path, params: dict, colours: list[str]) -> np.ndarray:
         if len(start) != 1 or start["position"][0] != 0:
             raise PlaytestError(f"{path}: the {colour} track needs one start space, at 0")
         tents += int((track["kind"] == TRAVEL_KINDS.index("tent")).sum())
+        capacity(path, f"spaces on the {colour} track", len(track), S.MAX_TRACK)
     if tents != params["components"]["tents_on_board"]:
         raise PlaytestError(f"{path}: {tents} tent spaces, rules.toml puts "
                             f"{params['components']['tents_on_board']} tents on the board")
@@ -358,6 +378,7 @@ def _performance(folder: Path, params: dict) -> np.ndarray:
         raise PlaytestError(f"{path}: the power needed may not fall up the track")
     if len(rows) < 2 * params["max_players"]:
         raise PlaytestError(f"{path}: {len(rows)} spaces; every player's hats need room")
+    capacity(path, "spaces", len(rows), S.MAX_PERF)
     return table
 
 
@@ -402,6 +423,7 @@ def _master_cards(folder: Path, params: dict, colours: list[str]) -> tuple[np.nd
         table[i] = (NUMERALS.index(row.choice("set", NUMERALS)), bonuses.index(bonus), amount,
                     scorings.index(scoring), row.integer("points", low=1, high=100), param)
     check_count(folder / "master_cards.csv", len(rows), params, "master_cards")
+    capacity(folder / "master_cards.csv", "master cards", len(rows), S.MAX_MASTERS)
     starting = int((table["set"] > 0).sum())
     check_count(f"{folder / 'master_cards.csv'} (starting cards)", starting, params,
                 "starting_master_cards")
@@ -437,6 +459,7 @@ def _posters(folder: Path, params: dict, colours: list[str], tile_names: list[st
         t["points"] = row.integer("points", low=0, high=100)
         t["coins"] = row.integer("coins", low=0, high=100)
     check_count(folder / "posters.csv", len(rows), params, "posters")
+    capacity(folder / "posters.csv", "posters", len(rows), S.MAX_POSTERS)
     check_count(f"{folder / 'posters.csv'} (starting posters)", int(table["starting"].sum()),
                 params, "starting_posters")
     return table, names
@@ -457,6 +480,7 @@ def _tents(folder: Path, params: dict, colours: list[str]) -> tuple[np.ndarray, 
                     row.integer("show_points", low=0, high=100),
                     row.integer("show_coins", low=0, high=100), colour, count)
     check_count(folder / "tents.csv", len(rows), params, "tents")
+    capacity(folder / "tents.csv", "tents", len(rows), S.MAX_TENTS)
     if params["components"]["tents_on_board"] >= len(rows):
         raise PlaytestError(f"{folder / 'tents.csv'}: {len(rows)} tents cannot fill "
                             f"{params['components']['tents_on_board']} board spaces and leave "
@@ -475,4 +499,6 @@ def _effects(folder: Path, name: str, id_field: str, count_key: str | None,
                     row.integer("amount", low=1, high=10))
     if count_key is not None:
         check_count(folder / name, len(rows), params, count_key)
+    capacity(folder / name, "rows", len(rows),
+             S.MAX_TRAINERS if count_key is not None else S.BOARD_SPACES)
     return table, names

@@ -165,6 +165,8 @@ def play_turn(st, tab, p, ctx, bots, bot, rng, scratch, log, nlog, r) -> int:
         if st[b + S.TENT_DUE] >= 0:
             _, _, nlog = _step(st, tab, p, M.K_TENT_SPACE, ctx, bots, bot, rng, scratch, log,
                                nlog, r)
+            # a tent space's own bonus may be a poster (rules.md 28)
+            nlog = _posters(st, tab, p, ctx, bots, bot, rng, scratch, log, nlog, r)
     else:
         while st[b + S.SHOWS_LEFT] > 0:
             _, move, nlog = _step(st, tab, p, M.K_SHOW, ctx, bots, bot, rng, scratch, log,

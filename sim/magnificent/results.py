@@ -7,7 +7,7 @@ from itertools import combinations
 import numpy as np
 import pyarrow as pa
 
-from sim.core.results import card_column, categorical, schema_columns
+from sim.core.results import SCORE, card_column, categorical, int_column, schema_columns
 from sim.magnificent import batch as B
 from sim.magnificent.data import BOARDS, MagnificentData
 from sim.magnificent.state import SOURCES
@@ -33,7 +33,8 @@ def to_table(data: MagnificentData, bots: list[str], side: int, seed: int, start
     columns = schema_columns(bots, seed, start, n, n_players, f["bot_slot"], f["score"],
                              f["rank"], win_out)
     for source in SOURCES:
-        columns[f"score_{source}"] = pa.array(f[f"score_{source}"].astype(np.int16))
+        columns[f"score_{source}"] = int_column(f[f"score_{source}"], SCORE,
+                                          f"score_{source}")
     labels, index = offers(data.trainer_names, data.params["trainer_offer_at_setup"])
     columns |= {
         "side": categorical(np.full(n * n_players, side), list(SIDES)),
@@ -49,5 +50,5 @@ def to_table(data: MagnificentData, bots: list[str], side: int, seed: int, start
         columns[f"scored_{r + 1}"] = card_column(data.master_card_names, f[f"scored_{r + 1}"])
     for name in ("coins", "squares", "sections", "shows", "tents", "builds", "travels",
                  "performs", "penalty_coins"):
-        columns[name] = pa.array(f[name].astype(np.int16))
+        columns[name] = int_column(f[name], np.int16, name)
     return pa.table(columns)
