@@ -10,6 +10,7 @@ batch, so an interrupted comparison resumes like ``simulate``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,12 +18,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.folders import claim, work_folder, write_json
+from analysis.folders import claim, work_folder, write_csv, write_json
 from analysis.sequential import Design, Sprt, paired_summary
-from sim.core.checks import MAX_GAMES, MAX_SEED, whole
+from sim.core.checks import MAX_GAMES, MAX_SEED, flag, path, rule_sets, text, whole
 from sim.core.errors import ParameterError, PlaytestError
 from sim.core.registry import game_module
-from sim.core.runner import read_chunk, read_info, resolve_bots, run
+from sim.core.run_folder import read_chunk, read_info
+from sim.core.runner import resolve_bots, run
 
 METRICS = {"win": "win rate", "score": "mean score"}
 DELTA = {"win": 0.02, "score": 1.0}  # default indifference zone: 2 points of win rate, 1 point
@@ -113,9 +115,10 @@ def make_arms(game: str, players: int, bots=None, a_bots=None, b_bots=None, sets
               a_sets=None, b_sets=None, a_data=None, b_data=None, seed: int = 0,
               b_seed: int | None = None) -> tuple[Arm, Arm]:
     """The two arms: ``bots`` and ``sets`` for both, ``a_*``/``b_*`` for one."""
-    for name, value in (("sets", sets), ("a_sets", a_sets), ("b_sets", b_sets)):
-        if value is not None and not isinstance(value, dict):
-            raise ParameterError(name, f"must be a dict of rule: value, got {value!r}")
+    sets, a_sets, b_sets = (rule_sets(name, value) for name, value in (
+        ("sets", sets), ("a_sets", a_sets), ("b_sets", b_sets)))
+    a_data, b_data = (str(p) if p else None for p in (path("a_data", a_data),
+                                                      path("b_data", b_data)))
     if bots is not None and (a_bots is not None and b_bots is not None):
         raise ParameterError("bots", "give bots for both arms, or a_bots and b_bots, not all")
     whole("seed", seed, 0, MAX_SEED)
@@ -136,8 +139,8 @@ def default_metric(arms: tuple[Arm, Arm], players: int, metric: str | None,
                    target: str | None) -> tuple[str, Target]:
     """The win rate of the slots whose bot differs; for a rule variant the start player's
     (seat 0) win rate; the table's mean score when every slot differs."""
-    if metric is not None and metric not in METRICS:
-        raise ParameterError("metric", f"'{metric}' is unknown (available: win, score)")
+    if metric is not None and (not isinstance(metric, str) or metric not in METRICS):
+        raise ParameterError("metric", f"{metric!r} is unknown (available: win, score)")
     if target is not None:
         t = Target.parse(target)
     else:
@@ -203,10 +206,16 @@ def compare(game: str = "festival", players: int = 4, bots=None, *, a_bots=None,
     """
     module = game_module(game)
     whole("players", players, 1)
+    out, target = path("out", out), text("target", target)
+    progress = flag("progress", progress)
+    if threads is not None:
+        import numba
+
+        whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     arms = make_arms(game, players, bots, a_bots, b_bots, sets, a_sets, b_sets, a_data,
                      b_data, seed, b_seed)
     metric, tgt = default_metric(arms, players, metric, target)
-    design = _design(alpha, beta, DELTA[metric] if delta is None else delta)
+    design = _design(alpha, beta, DELTA[metric] if delta is None else delta, metric)
     batch = whole("batch", batch, 10, MAX_GAMES)
     if games is not None:
         total = whole("games", games, 2, MAX_GAMES)
@@ -219,15 +228,36 @@ def compare(game: str = "festival", players: int = 4, bots=None, *, a_bots=None,
                "alpha": design.alpha, "beta": design.beta, "delta": design.delta,
                "mode": "fixed" if games is not None else "sequential", "games": total,
                "batch": batch, "rotate": rotate}
-    for arm in arms:  # bad bots, data or overrides refused before anything is written
-        module.prepare(players, list(arm.bots), arm.data, rotate, sets=arm.sets or None)
+    # bad bots, data or overrides refused before anything is written
+    prepared = [module.prepare(players, list(arm.bots), arm.data, rotate,
+                               sets=arm.sets or None)[0] for arm in arms]
+    if arms[0].seed == arms[1].seed and _same(*prepared):
+        raise PlaytestError(f"the two arms would play the same games: B ({arms[1].describe()}) "
+                            "has A's bots, rules and cards; give a --b-set, --b-data or "
+                            "--b-bots that changes something")
     with work_folder(out) as folder:
         claim(folder, "compare", request)
         return _play(module, folder, request, arms, metric, tgt, design, total, batch,
                      rotate, threads, progress, fixed=games is not None)
 
 
-def _design(alpha, beta, delta) -> Design:
+def _same(a, b) -> bool:
+    """Two workers' specs play the same games: equal in everything but where their data
+    came from (a folder's path, its hash, which covers the overrides as typed)."""
+    if dataclasses.is_dataclass(a) and type(a) is type(b):
+        return all(_same(getattr(a, f.name), getattr(b, f.name))
+                   for f in dataclasses.fields(a) if f.name not in ("folder", "hash"))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
+                and a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return type(a) is type(b) and len(a) == len(b) and all(map(_same, a, b))
+    return type(a) is type(b) and a == b
+
+
+def _design(alpha, beta, delta, metric: str) -> Design:
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not isinstance(value, int | float) or isinstance(value, bool) \
                 or not 0 < value < 0.5:
@@ -235,6 +265,9 @@ def _design(alpha, beta, delta) -> Design:
     if not isinstance(delta, int | float) or isinstance(delta, bool) or not (
             math.isfinite(delta) and delta > 0):
         raise ParameterError("delta", f"must be a positive number, got {delta!r}")
+    if metric == "win" and delta >= 1:
+        raise ParameterError("delta", f"of {delta:g} is beyond a win rate's range: two win "
+                             "rates differ by less than 1 (give, say, 0.02 for 2 points)")
     return Design(float(alpha), float(beta), float(delta))
 
 
@@ -245,7 +278,7 @@ def _arm_json(arm: Arm) -> dict:
 def _play(module, folder, request, arms, metric, tgt, design, total, batch, rotate,
           threads, progress, fixed) -> Comparison:
     players = request["players"]
-    test = Sprt(design)
+    test = Sprt(design, horizon=total)
     parts: dict[str, list[dict]] = {"a": [], "b": []}
     length = ""  # the declared game length column, None when the game has none
     verdict = None
@@ -262,7 +295,8 @@ def _play(module, folder, request, arms, metric, tgt, design, total, batch, rota
                 if table is None:
                     run(request["game"], total, players, list(arm.bots), arm.seed, out,
                         chunk_size=batch, threads=threads, rotate=rotate, data=arm.data,
-                        progress=False, sets=arm.sets or None, upto=(k + 1) * batch)
+                        progress=False, sets=arm.sets or None, upto=(k + 1) * batch,
+                        command="compare")
                     table = read_chunk(out, k)
                 if length == "":
                     length = next(iter(module.declare(read_info(out)).length), None)
@@ -306,7 +340,7 @@ def _play(module, folder, request, arms, metric, tgt, design, total, batch, rota
     path = pd.DataFrame(test.path)
     write_json(folder / "compare.json", {"request": request, "status": "complete",
                                           "result": summary})
-    path.to_csv(folder / "path.csv", index=False)
+    write_csv(folder / "path.csv", path)
     return Comparison(verdict, summary, games_frame, path)
 
 
@@ -328,7 +362,7 @@ def _fixed_verdict(main: dict, design: Design, values: dict, metric: str
         equivalent = p < design.alpha
     if equivalent:
         return "no difference within delta", low, high
-    return "undecided at max-games", low, high
+    return "undecided after the games asked", low, high
 
 
 def _also(values: dict, metric: str, tgt: Target, alpha: float, length: str | None

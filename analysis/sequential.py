@@ -21,13 +21,16 @@ are measured by ``python -m analysis.error_rates`` (numbers in the README).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats as st
 from statsmodels.stats.power import TTestPower
+from statsmodels.tools.sm_exceptions import ConvergenceWarning
 
-VERDICTS = ("A better", "B better", "no difference within delta", "undecided at max-games")
+VERDICTS = ("A better", "B better", "no difference within delta", "undecided at max-games",
+            "undecided after the games asked")  # the last: the fixed-n mode's
 
 
 @dataclass(frozen=True)
@@ -49,12 +52,24 @@ class Design:
         return math.log(self.beta / (1 - self.alpha / 2))
 
     def fixed_n(self, sd: float) -> int:
-        """Games a two-sided paired t-test at alpha needs for power 1 - beta at delta."""
-        if sd <= 0:
+        """Games a two-sided paired t-test at alpha needs for power 1 - beta at delta
+        (statsmodels' solver; where it finds no root, at an effect far beyond the spread or
+        far below it, the normal approximation, which the t-test's need approaches)."""
+        if not sd > 0:
             return 2
-        n = TTestPower().solve_power(effect_size=self.delta / sd, alpha=self.alpha,
-                                     power=1 - self.beta, alternative="two-sided")
-        return math.ceil(n)
+        effect = self.delta / sd
+        try:
+            with warnings.catch_warnings():  # no root: handled below
+                warnings.simplefilter("ignore", (ConvergenceWarning, RuntimeWarning))
+                n = float(TTestPower().solve_power(effect_size=effect, alpha=self.alpha,
+                                                   power=1 - self.beta,
+                                                   alternative="two-sided"))
+        except (ValueError, ArithmeticError):
+            n = math.nan
+        if not math.isfinite(n):
+            z = st.norm.isf(self.alpha / 2) + st.norm.isf(self.beta)
+            n = (z / effect) ** 2
+        return max(2, math.ceil(min(n, 2.0**62)))
 
 
 @dataclass
@@ -62,6 +77,7 @@ class Sprt:
     """The running test: feed it the differences of each batch, read ``verdict``."""
 
     design: Design
+    horizon: int | None = None  # the most games the test may see (max-games)
     n: int = 0
     total: float = 0.0
     squares: float = 0.0  # sum of squared deviations from the running mean (Chan et al.)
@@ -125,12 +141,16 @@ class Sprt:
     def interval(self) -> tuple[float, float]:
         """The confidence sequence at level 1 - alpha: mean +/- sd * sqrt(2 (n r + 1) /
         (n^2 r) * log(sqrt(n r + 1) / alpha)), r = rho^2 chosen at the first look to be
-        tightest at the fixed-n test's sample size (Waudby-Smith et al., eq. 2.4)."""
+        tightest at the fixed-n test's sample size, or at the horizon when that is nearer
+        (Waudby-Smith et al., eq. 2.4)."""
         if self.n < 2:
             return -math.inf, math.inf
         alpha = self.design.alpha
         if self.rho2 is None:
-            target = max(self.design.fixed_n(self.sd), self.n)
+            target = self.design.fixed_n(self.sd)
+            if self.horizon is not None:
+                target = min(target, self.horizon)
+            target = max(target, self.n)
             self.rho2 = (-2 * math.log(alpha) + math.log(-2 * math.log(alpha) + 1)) / target
         nr = self.n * self.rho2
         radius = self.sd * math.sqrt(2 * (nr + 1) / (self.n * nr)

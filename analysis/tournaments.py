@@ -24,12 +24,13 @@ import choix
 import numpy as np
 import pandas as pd
 
-from analysis.folders import claim, work_folder, write_json
+from analysis.folders import claim, work_folder, write_csv, write_json
 from analysis.stats import wilson
-from sim.core.checks import MAX_GAMES, MAX_SEED, whole
+from sim.core.checks import MAX_GAMES, MAX_SEED, flag, path, rule_sets, whole
 from sim.core.errors import ParameterError
 from sim.core.registry import game_module
-from sim.core.runner import load_results, run
+from sim.core.run_folder import load_results
+from sim.core.runner import run
 from strategies.presets import game_presets
 
 RESAMPLES = 999
@@ -55,6 +56,8 @@ class Tournament:
 
 def entrants(bots: list[str] | str) -> list[tuple[str, str]]:
     """(entrant name, bot) pairs from "bot" or "name=bot" items; names must differ."""
+    if not isinstance(bots, str | list | tuple):
+        raise ParameterError("bots", f"must be names, as a list or 'a,b,c', got {bots!r}")
     items = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     out = []
     for item in items:
@@ -105,8 +108,13 @@ def tournament(game: str = "festival", players: int = 4, bots: list[str] | str |
     module = game_module(game)
     whole("players", players, 1)
     field = entrants(list(game_presets(game)) if bots is None else bots)
-    if sets is not None and not isinstance(sets, dict):
-        raise ParameterError("sets", f"must be a dict of rule: value, got {sets!r}")
+    sets, progress = rule_sets("sets", sets), flag("progress", progress)
+    out, data = path("out", out), path("data", data)
+    data = str(data) if data else None
+    if threads is not None:
+        import numba
+
+        whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     tables = line_ups(len(field), players)
     games = whole("games", games, 1, MAX_GAMES)
     whole("seed", seed, 0, MAX_SEED)
@@ -130,7 +138,7 @@ def tournament(game: str = "festival", players: int = 4, bots: list[str] | str |
                 where = folder / "tables" / f"{j:04d}"
                 run(game, per_table, players, [engine_bots[i] for i in seats],
                     table_seed(seed, j), where, threads=threads, data=data, progress=False,
-                    sets=sets or None)
+                    sets=sets or None, command="tournament")
                 df = load_results(where, columns=COLUMNS)
                 df["entrant"] = np.asarray(seats)[df["bot_slot"].to_numpy()]
                 df["game"] = df["game_index"].to_numpy() + j * per_table
@@ -144,9 +152,9 @@ def tournament(game: str = "festival", players: int = 4, bots: list[str] | str |
         t = rate(results, [n for n, _ in field], players, seed)
         t.summary |= {"request": request, "games": len(tables) * per_table,
                       "tables": len(tables), "games_per_table": per_table}
-        t.ratings.to_csv(folder / "ratings.csv", index=False)
-        t.head_to_head.to_csv(folder / "head_to_head.csv", index=False)
-        t.scores.to_csv(folder / "scores.csv", index=False)
+        write_csv(folder / "ratings.csv", t.ratings)
+        write_csv(folder / "head_to_head.csv", t.head_to_head)
+        write_csv(folder / "scores.csv", t.scores)
         write_json(folder / "tournament.json", {"request": request, "status": "complete",
                                                 "result": t.summary})
         return t

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 
+from sim.core.checks import rule_sets, whole
 from sim.core.registry import game_module
 
 REPEATS = 3  # each rate is the best of 3 timed runs (the median is printed beside it)
@@ -70,7 +71,14 @@ def _child(args: list[str], env: dict | None = None) -> dict:
 def bench(game: str, games: int = 40_000, interpreted_games: int = 20,
           threads: int | None = None, sets: dict | None = None) -> list:
     """Print and return the figures; ``sets``: rule overrides and the mode, as for
-    simulate."""
+    simulate. Every number is checked before anything compiles."""
+    import numba
+
+    whole("games", games, 1)
+    whole("interpreted_games", interpreted_games, 0)
+    if threads is not None:
+        whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+    sets = rule_sets("sets", sets)
     todo = cases(game)
     # bad input fails here, in one line; the meta names the mode a game plays by default
     _, meta = game_module(game).prepare(todo[0][1], [todo[0][0]] * todo[0][1], sets=sets)

@@ -29,10 +29,17 @@ def _bots(game: str, text: str | None, players: int) -> list[str]:
     return resolve_bots(game, names, players)
 
 
+def _out(a, default: str) -> str:
+    """--out as given (an empty one is refused, not taken as the default), else ``default``."""
+    from sim.core.checks import path
+
+    return default if a.out is None else str(path("out", a.out, optional=False))
+
+
 def cmd_simulate(a) -> int:
     from sim.core.runner import run
 
-    out = a.out or f"runs/{a.game}-{a.players}p-seed{a.seed}"
+    out = _out(a, f"runs/{a.game}-{a.players}p-seed{a.seed}")
     try:
         info = run(a.game, a.games, a.players, _bots(a.game, a.bots, a.players), a.seed, out,
                    backend=a.backend, chunk_size=a.chunk_size, threads=a.threads,
@@ -51,23 +58,30 @@ def cmd_simulate(a) -> int:
     else:
         print(f"{total:,} games in {info['seconds']:.1f} s -> {out}")
     if a.report:
-        from reports.html import write_report
+        return _report(out, Path(out) / "report")
+    return 0
 
-        print(f"report: {write_report(out, Path(out) / 'report')}")
+
+def _report(run: str, out: str | Path | None, model_games: int = MODEL_GAMES) -> int:
+    from reports.html import write_report
+
+    try:
+        print(f"report: {write_report(run, out, model_games)}")
+    except KeyboardInterrupt:
+        sys.stderr.write("playtest: interrupted: the report was not written (a page is "
+                         "written whole or not at all); run the same command again\n")
+        return 130
     return 0
 
 
 def cmd_report(a) -> int:
-    from reports.html import write_report
-
-    print(f"report: {write_report(a.run, a.out, a.model_games)}")
-    return 0
+    return _report(a.run, a.out, a.model_games)
 
 
 def cmd_replay(a) -> int:
     from sim.core.checks import MAX_GAMES, MAX_SEED, whole
     from sim.core.registry import game_module
-    from sim.core.runner import read_info
+    from sim.core.run_folder import read_info
 
     data = a.data
     if a.run:
@@ -84,11 +98,22 @@ def cmd_replay(a) -> int:
                 raise PlaytestError(f"{flag} {value!r} contradicts the run in {a.run} "
                                     f"({req[key]!r}); leave it out to replay the run's game")
         whole("game", a.game_index, 0, req["games"] - 1)
-        data = data or info.get("data_dir")
+        data = data or _run_data(info)
         sets = req.get("sets", {})
-        if (a.set or a.mode) and _sets(a, game) != sets:
-            raise PlaytestError(f"--set contradicts the run in {a.run} ({sets or 'no --set'}); "
-                                "leave it out to replay the run's game")
+        module = game_module(game)
+        if a.mode is not None:
+            if not hasattr(module, "MODES"):
+                raise ParameterError("mode", f"{game} has no modes")
+            word = getattr(module, "MODE_WORD", "mode")
+            played = sets.get("mode", getattr(module, "DEFAULT_MODE", None))
+            if a.mode != played:
+                raise PlaytestError(f"--{word} {a.mode} contradicts the run in {a.run} ({word} "
+                                    f"{played}); leave it out to replay the run's game")
+        rules = {k: v for k, v in sets.items() if k != "mode"}
+        if a.set and parse_sets(a.set) != rules:
+            raise PlaytestError(f"--set contradicts the run in {a.run} ("
+                                f"{rules or 'no --set'}); leave it out to replay the run's "
+                                "game")
         _, meta = game_module(game).prepare(players, bots, data, rotate, sets=sets or None)
         if meta["data_hash"] != req["data_hash"]:
             raise PlaytestError(f"the card data of {a.run} has changed since it was played "
@@ -104,6 +129,13 @@ def cmd_replay(a) -> int:
                                         sets=sets or None)
     print("\n".join(lines))
     return 0
+
+
+def _run_data(info: dict) -> str | None:
+    """The data folder a run recorded; when it is gone (a run folder moved to another
+    machine), the shipped data, whose hash ``replay`` then checks against the run's."""
+    recorded = info.get("data_dir")
+    return recorded if isinstance(recorded, str) and Path(recorded).is_dir() else None
 
 
 def cmd_data(a) -> int:
@@ -155,7 +187,7 @@ def cmd_compare(a) -> int:
     from analysis.comparisons import compare
     from reports.compare_page import write_compare_page
 
-    out = a.out or f"runs/compare-{a.game}-{a.players}p-seed{a.seed}"
+    out = _out(a, f"runs/compare-{a.game}-{a.players}p-seed{a.seed}")
     try:
         c = compare(a.game, a.players, _names(a.bots), a_bots=_names(a.a_bots),
                     b_bots=_names(a.b_bots), sets=_sets(a, a.game) or None,
@@ -180,7 +212,7 @@ def cmd_tournament(a) -> int:
     from analysis.tournaments import tournament
     from reports.tournament_page import write_tournament_page
 
-    out = a.out or f"runs/tournament-{a.game}-{a.players}p-seed{a.seed}"
+    out = _out(a, f"runs/tournament-{a.game}-{a.players}p-seed{a.seed}")
     try:
         t = tournament(a.game, a.players, _names(a.bots), a.games, a.seed, out,
                        sets=_sets(a, a.game) or None, data=a.data, threads=a.threads,
@@ -203,9 +235,6 @@ def cmd_tournament(a) -> int:
 def cmd_bench(a) -> int:
     from reports.bench import bench
 
-    if a.games < 1 or a.interpreted_games < 0:
-        raise PlaytestError("--games must be at least 1 and --interpreted-games at least 0 "
-                            "(0 skips the interpreted comparison)")
     bench(a.game, games=a.games, interpreted_games=a.interpreted_games, threads=a.threads,
           sets=_sets(a, a.game) or None)
     return 0
@@ -335,8 +364,9 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
   playtest compare festival --a-bots greedy,hunter --b-bots explorer,hunter --players 2 \\
       --metric win --target slot=0 --games 20000
 Game i of both arms is dealt the same. The verdict (A better, B better, no difference within
-delta, undecided at max-games) goes to OUT/compare.json, the page to OUT/compare.html; an
-interrupted comparison resumes with the same command.
+delta, undecided at max-games; with --games, undecided after the games asked) goes to
+OUT/compare.json, the page to OUT/compare.html; an interrupted comparison resumes with the
+same command.
 
 """ + games_help())
     c.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
@@ -434,6 +464,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a reader that stopped (| head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:  # the commands that write say what they kept; the others
+        sys.stderr.write("playtest: interrupted\n")
+        return 130
 
 
 if __name__ == "__main__":

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 
 import pandas as pd
 
+from analysis.folders import read_json
 from analysis.sequential import Design
 from reports import plots
 from reports.html import img, note, table_html, write_page
@@ -34,12 +34,12 @@ def _differences_table(also: pd.DataFrame) -> str:
 def write_compare_page(folder: str | Path) -> Path:
     """Write FOLDER/compare.html from FOLDER/compare.json and FOLDER/path.csv."""
     folder = Path(folder)
+    content = read_json(folder, "compare")
     try:
-        content = json.loads((folder / "compare.json").read_text())
         r, req = content["result"], content["request"]
-    except (OSError, ValueError, KeyError) as e:
+        path = pd.read_csv(folder / "path.csv") if req["mode"] == "sequential" else None
+    except (OSError, ValueError, KeyError, TypeError) as e:
         raise PlaytestError(f"{folder} holds no finished comparison ({e})") from None
-    path = pd.read_csv(folder / "path.csv") if req["mode"] == "sequential" else None
     design = Design(req["alpha"], req["beta"], req["delta"])
     win = req["metric"] == "win"
     unit = "win share" if win else "points"

@@ -12,10 +12,12 @@ import pandas as pd
 from analysis import MODEL_GAMES
 from analysis.analyse import Analysis, analyse
 from analysis.catalogue import slug
+from analysis.folders import output_folder, write_csv, write_text
 from reports import plots
+from sim.core.checks import path
 from sim.core.errors import PlaytestError
 from sim.core.registry import game_module
-from sim.core.runner import load_results, read_info
+from sim.core.run_folder import load_results, read_info
 from strategies.presets import game_presets, random_choosers
 
 CSS = """
@@ -312,21 +314,19 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
                  model_games: int = MODEL_GAMES) -> Path:
     """Analyse the run in ``run_dir`` and write the report into ``out`` (default
     run/report): index.html and a CSV per table."""
-    if model_games < 0:
-        raise PlaytestError(f"--model-games must be zero (all) or positive, got {model_games}")
-    run_dir = Path(run_dir)
+    if isinstance(model_games, bool) or not isinstance(model_games, int) or model_games < 0:
+        raise PlaytestError(f"--model-games must be zero (all) or positive, got {model_games!r}")
+    run_dir = path("run", run_dir, optional=False)
+    out = path("out", out)
     info = read_info(run_dir)
     game = info["request"]["game"]
     decl = game_module(game).declare(info)
     df = load_results(run_dir)
-    out = Path(out) if out else run_dir / "report"
-    if out.exists() and not out.is_dir():
-        raise PlaytestError(f"--out {out} is a file, not a folder")
+    out = output_folder(out or run_dir / "report")  # before the analysis
     presets = game_presets(game)
     a = analyse(df, decl, random_choosers(presets), model_games)
-    out.mkdir(parents=True, exist_ok=True)
     for name, table in a.tables.items():
-        table.to_csv(out / f"{name}.csv", index=False)
+        write_csv(out / f"{name}.csv", table)
     title = f"{decl.title}: {a.games:,} simulated games, {a.players} players"
     body = [_summary(a), _run_section(info, a, presets), _effects_section(a), _seat_section(a),
             _bot_section(a), _setup_section(a), _scores_section(a, df), _length_section(a, df),
@@ -338,9 +338,9 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
 
 
 def write_page(page: Path, title: str, body: list[str], nav: str = "") -> Path:
-    """One self-contained HTML page: the title, the navigation, the sections."""
-    page.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>"
-                    f"{html.escape(title)}</title><style>{CSS}</style></head><body>"
-                    f"<h1>{html.escape(title)}</h1>{nav}" + "\n".join(body) + "</body></html>",
-                    encoding="utf-8")
-    return page
+    """One self-contained HTML page: the title, the navigation, the sections (written whole
+    or not at all)."""
+    return write_text(page, f"<!doctype html><html><head><meta charset='utf-8'><title>"
+                      f"{html.escape(title)}</title><style>{CSS}</style></head><body>"
+                      f"<h1>{html.escape(title)}</h1>{nav}" + "\n".join(body)
+                      + "</body></html>")

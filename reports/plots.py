@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
+import warnings
 
 import matplotlib
 
@@ -17,7 +18,9 @@ BLUE, RED, GREY = "#4c78a8", "#e45756", "#888888"
 
 
 def _save(fig) -> str:
-    fig.tight_layout()
+    with warnings.catch_warnings():  # labels too wide to fit: the figure as it is
+        warnings.simplefilter("ignore", UserWarning)
+        fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100)
     plt.close(fig)

@@ -6,7 +6,8 @@ import pandas as pd  # noqa: I001
 
 import sim.core.kernel_cache  # noqa: F401  (first: decides where kernels are cached)
 from sim.core.errors import ParameterError, PlaytestError
-from sim.core.runner import load_results, run, simulate_frame
+from sim.core.run_folder import load_results
+from sim.core.runner import run, simulate_frame
 
 __all__ = ["simulate", "run", "load_results", "PlaytestError"]
 
@@ -34,8 +35,6 @@ def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
         raise PlaytestError(f"simulate() has no parameter '{next(iter(unknown))}'")
     if not isinstance(game, str):
         raise ParameterError("game", f"must be a game's name, got {game!r}")
-    if sets is not None and not isinstance(sets, dict):
-        raise ParameterError("sets", f"must be a dict of rule: value, got {sets!r}")
     if out is None:
         for name, value in (("backend", backend), ("workers", workers), ("address", address)):
             if value is not None:

@@ -58,6 +58,38 @@ def interrupt(proc: subprocess.Popen, seconds: float = 600) -> str:
         pytest.fail(f"still running {seconds:.0f} s after Ctrl-C")
 
 
+def descendants(pid: int) -> set[int]:
+    """The processes below ``pid`` (children, their children, ...), from /proc."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        for child, parent in parents.items():
+            if parent == p and child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    """Those of ``pids`` still running (a zombie is not)."""
+    left = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            left.add(pid)
+    return left
+
+
 def stop(proc: subprocess.Popen) -> None:
     """Kill the child so that a failed test leaves nothing running."""
     proc.kill()

@@ -2,6 +2,7 @@
 run folder is left looking complete."""
 
 import json
+import os
 import subprocess
 import time
 
@@ -68,6 +69,12 @@ SIMULATE_CASES = [
     (["--workers", "0", "--backend", "processes"], "--workers must be from 1"),
     (["--workers", "-2", "--backend", "processes"], "--workers must be from 1"),
     (["--backend", "dask", "--address", "no address at all"], "cannot reach a dask scheduler"),
+    # an option of another backend, or an empty --out, is refused rather than ignored
+    (["--address", "tcp://127.0.0.1:8786"], "--address is a dask scheduler's: for the dask"),
+    (["--backend", "processes", "--address", "tcp://h:1"], "--address is a dask scheduler's"),
+    (["--workers", "2"], "--workers are worker processes"),
+    (["--backend", "processes", "--threads", "1"], "--threads are the threads backend's"),
+    (["--out", ""], "--out must name a folder, got ''"),
 ]
 
 
@@ -132,41 +139,154 @@ def test_a_folder_that_is_not_a_run_is_refused(tmp_path, capsys):
     _one_line(capsys, "is not a run folder")
 
 
-@pytest.mark.parametrize("damage,expect", [
-    ("delete", "part-00001.parquet (missing)"),
-    ("truncate", "part-00001.parquet (unreadable"),
-    ("short", "part-00001.parquet (40 rows, 400 expected)"),
-    ("incomplete", "is incomplete"),
-    ("garbage run.json", "cannot read"),
-])
-def test_report_refuses_a_damaged_run_and_the_rerun_repairs_it(run_copy, small_run, capsys,
-                                                                damage, expect):
+@pytest.fixture(scope="module")
+def other_run(tmp_path_factory):
+    """A complete run of another seed, chunked as small_run: chunk files to mix in."""
+    out = tmp_path_factory.mktemp("other") / "run"
+    assert main(["simulate", "festival", "--games", "300", "--chunk-size", "100", "--seed", "6",
+                 "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def _damage(run_copy, other_run, damage):
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     part = run_copy / "data" / "part-00001.parquet"
     if damage == "delete":
         part.unlink()
     elif damage == "truncate":
         part.write_bytes(part.read_bytes()[:500])
     elif damage == "short":  # readable, but not the chunk's games
-        import pyarrow.parquet as pq
-
         pq.write_table(pq.read_table(part).slice(0, 40), part)
+    elif damage == "duplicate":  # another chunk of the run copied over it
+        shutil.copyfile(run_copy / "data" / "part-00002.parquet", part)
+    elif damage == "foreign":  # the same chunk of a run of another seed
+        shutil.copyfile(other_run / "data" / "part-00001.parquet", part)
+    elif damage == "column dropped":  # as another version might write it
+        pq.write_table(pq.read_table(part).drop_columns(["crowd_n"]), part)
+    elif damage == "dtype changed":
+        t = pq.read_table(part)
+        pq.write_table(t.set_column(t.schema.get_field_index("score"), "score",
+                                    t["score"].cast(pa.int64())), part)
+    elif damage == "no record":  # written by a version that did not tie chunks to runs
+        t = pq.read_table(part)
+        pq.write_table(t.replace_schema_metadata({}), part)
+    elif damage == "a folder":
+        part.unlink()
+        part.mkdir()
+        (part / "x").write_text("mine")
+    elif damage == "a link":
+        part.unlink()
+        part.symlink_to(run_copy / "data" / "part-00000.parquet")
+    elif damage == "data a file":
+        shutil.rmtree(run_copy / "data")
+        (run_copy / "data").write_text("not a folder")
     elif damage == "incomplete":
         info = json.loads((run_copy / "run.json").read_text())
         info["status"] = "running"
         (run_copy / "run.json").write_text(json.dumps(info))
     else:
         (run_copy / "run.json").write_bytes(b"\xff\xfe not json")
+
+
+@pytest.mark.parametrize("damage,expect", [
+    ("delete", "part-00001.parquet (missing)"),
+    ("truncate", "part-00001.parquet (unreadable"),
+    ("short", "part-00001.parquet (40 rows, 400 expected)"),
+    ("duplicate", "part-00001.parquet (holds the games of chunk 2, not games 100 to 199)"),
+    ("foreign", "part-00001.parquet (from another run)"),
+    ("column dropped", "part-00001.parquet (its columns differ from the run's)"),
+    ("dtype changed", "part-00001.parquet (its columns differ from the run's)"),
+    ("no record", "part-00001.parquet (from another run)"),
+    ("a folder", "part-00001.parquet (not a chunk file)"),
+    ("a link", "part-00001.parquet (not a chunk file)"),
+    ("data a file", "data is not a folder"),
+    ("incomplete", "is incomplete"),
+    ("garbage run.json", "cannot read"),
+])
+def test_report_refuses_a_damaged_run_and_the_rerun_repairs_it(run_copy, small_run, other_run,
+                                                                capsys, damage, expect):
+    """What report names, the rerun of the same simulate command replays: exactly the chunks
+    that are not sound, with the run's own games."""
+    import sim.core.runner as runner
+    from sim.core.run_folder import load_results
+
+    _damage(run_copy, other_run, damage)
     assert main(["report", str(run_copy)]) == 2
     _one_line(capsys, expect)
     assert not (run_copy / "report" / "index.html").exists()
-    if damage in ("delete", "truncate", "short"):
+    if damage in ("incomplete", "garbage run.json"):
+        return
+    played = []
+    real = runner._play
+
+    def play(module, prepared, seed, start, n, threads):
+        played.append(start)
+        return real(module, prepared, seed, start, n, threads)
+
+    runner._play, saved = play, runner._play
+    try:
         assert main(["simulate", "festival", "--games", "300", "--chunk-size", "100",
                      "--seed", "2", "--out", str(run_copy), "--quiet"]) == 0
-        capsys.readouterr()
-        assert main(["report", str(run_copy)]) == 0
-        from sim.core.runner import load_results
+    finally:
+        runner._play = saved
+    assert played == ([0, 100, 200] if damage == "data a file" else [100])
+    capsys.readouterr()
+    assert main(["report", str(run_copy)]) == 0
+    assert load_results(run_copy).equals(load_results(small_run))
 
-        assert load_results(run_copy).equals(load_results(small_run))
+
+@pytest.mark.parametrize("content", ["[]", "null", '{"status": "complete"}', '"run"',
+                                     '{"request": {"game": "festival"}, "status": "complete"}'])
+def test_a_run_json_that_describes_no_run_is_one_line_everywhere(run_copy, capsys, content):
+    (run_copy / "run.json").write_text(content)
+    for argv in (["report", str(run_copy)], ["replay", "--run", str(run_copy), "--game", "1"],
+                 ["simulate", "festival", "--games", "300", "--chunk-size", "100", "--seed",
+                  "2", "--out", str(run_copy), "--quiet"]):
+        assert main(argv) == 2
+        _one_line(capsys, "does not describe a run")
+    assert (run_copy / "run.json").read_text() == content  # left as it was
+
+
+def test_a_short_last_chunk_counts_its_own_games_when_replayed(tmp_path, capsys):
+    """games_now is the games played now: a replayed short last chunk counts 50, not 100."""
+    from sim.core.runner import run
+
+    out = tmp_path / "run"
+    args = ("festival", 250, 4, ["random"] * 4, 1, out)
+    assert run(*args, chunk_size=100, progress=False)["games_now"] == 250
+    for i in (1, 2):
+        (out / "data" / f"part-0000{i}.parquet").unlink()
+    info = run(*args, chunk_size=100, progress=False)
+    assert info["games_now"] == 150 and info["games_done"] == 250
+    (out / "data" / "part-00002.parquet").unlink()
+    assert run(*args, chunk_size=100, progress=False)["games_now"] == 50
+    (out / "data" / "part-00000.parquet").unlink()  # the short chunk is among the kept
+    info = run(*args, chunk_size=100, progress=False)
+    assert info["games_now"] == 100 and info["games_done"] == 250
+
+
+def test_a_relative_data_folder_replays_from_anywhere(tmp_path, monkeypatch, capsys):
+    """The run records its data folder absolute: replay --run works from another directory."""
+    import shutil
+
+    from sim.core.data import seeds_dir
+
+    shutil.copytree(seeds_dir("festival"), tmp_path / "cards")
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "festival", "--games", "20", "--data", "cards", "--out", "run",
+                 "--quiet"]) == 0
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["data_dir"] == str(
+        tmp_path / "cards")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    capsys.readouterr()
+    assert main(["replay", "--run", str(tmp_path / "run"), "--game", "3"]) == 0
+    assert "game 3" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv,expect", [
@@ -184,8 +304,16 @@ def test_report_refuses_a_damaged_run_and_the_rerun_repairs_it(run_copy, small_r
     (["replay", "--run", "RUN", "--bots", "random"], "--bots"),
     (["bench", "magnificent", "--side", "C"], "--side 'C' is unknown"),
     (["bench", "chess"], "unknown game 'chess'"),
-    (["bench", "festival", "--games", "0"], "--games must be at least 1"),
-    (["bench", "festival", "--interpreted-games", "-1"], "--interpreted-games at least 0"),
+    (["bench", "festival", "--games", "0"], "--games must be 1 or more, got 0"),
+    (["bench", "festival", "--interpreted-games", "-1"], "--interpreted-games must be 0 or more"),
+    # refused before anything compiles; 0 is never "all"
+    (["bench", "festival", "--threads", "-1"], "--threads must be from 1"),
+    (["bench", "festival", "--threads", "0"], "--threads must be from 1"),
+    (["report", "RUN", "--out", ""], "--out must name a folder, got ''"),
+    (["replay", "--run", "RUN", "--mode", "short"], "festival has no modes"),
+    (["data", "dice_theme_park", "--set", "dice={2=[1]}"], "'dice' is a table of rules"),
+    (["data", "magnificent", "--set", "rounds=4"], "rounds = 4 must be a whole number 1..3"),
+    (["data", "magnificent", "--set", "turns_per_round=5"], "turns_per_round = 5"),
     (["bench", "festival", "--mode", "short"], "festival has no modes"),
     (["bench", "dice_theme_park", "--mode", "long"], "--mode 'long' is unknown"),
     (["bench", "dice_theme_park", "--set", "rounds.full=0"], "rounds"),
@@ -230,7 +358,7 @@ def test_a_value_at_the_bound_scores_right_and_one_above_is_refused(tmp_path, ca
     import pandas as pd
 
     from sim.core.data import MAX_VALUE, seeds_dir
-    from sim.core.runner import load_results
+    from sim.core.run_folder import load_results
     from tests.conftest import edited_copy
 
     data = edited_copy(seeds_dir(game), tmp_path / "at", file, old, new.format(MAX_VALUE))
@@ -285,18 +413,58 @@ def test_a_csv_saved_with_a_byte_order_mark_is_read(fest, tmp_path, capsys):
     ({"rotate": "no"}, "rotate must be True or False"),
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"games": 10**15}, "do not fit in memory; give out="),
+    # a parameter of the wrong type is one line naming it, never a raw TypeError
+    ({"data": 123}, "data must name a folder, got 123"),
+    ({"out": 123}, "out must name a folder, got 123"),
+    ({"out": ""}, "out must name a folder, got ''"),
+    ({"sets": {1: 2}}, "sets names each rule with a string, got 1"),
+    ({"sets": [("rounds", 3)]}, "sets must be a dict of rule: value"),
+    ({"game": ["festival"]}, "game must be a game's name"),
+    ({"out": "RUN", "address": 5}, "address is a dask scheduler's"),
+    ({"out": "RUN", "backend": "dask", "address": 5}, "address must be a non-empty string"),
+    ({"out": "RUN", "backend": ["threads"]}, "backend ['threads'] is unknown"),
 ])
-def test_the_api_refuses_with_the_apis_own_names(kwargs, expect):
+def test_the_api_refuses_with_the_apis_own_names(tmp_path, kwargs, expect):
+    kwargs = {k: str(tmp_path / "run") if v == "RUN" else v for k, v in kwargs.items()}
     with pytest.raises(PlaytestError) as e:
         simulate(**{"games": 5, **kwargs})
     assert expect in str(e.value) and "--" not in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("call,expect", [
+    (lambda: __import__("analysis").compare("festival", 4, "greedy", a_data=123,
+                                            b_seed=1), "a_data must name a folder"),
+    (lambda: __import__("analysis").compare("festival", 4, "greedy", target=0, b_seed=1),
+     "target must be a non-empty string, got 0"),
+    (lambda: __import__("analysis").compare("festival", 4, "greedy", metric=["win"],
+                                            b_seed=1), "metric ['win'] is unknown"),
+    (lambda: __import__("analysis").compare("festival", 4, "greedy", b_sets={1: 2}),
+     "b_sets names each rule with a string"),
+    (lambda: __import__("analysis").compare("festival", 4, "greedy", b_seed=1, delta=5),
+     "delta of 5 is beyond a win rate's range"),
+    (lambda: __import__("analysis").compare("festival", 4, "greedy", b_seed=1, out=7),
+     "out must name a folder"),
+    (lambda: __import__("analysis").tournament("festival", 2, "greedy,random", data=5),
+     "data must name a folder, got 5"),
+    (lambda: __import__("analysis").tournament("festival", 2, 5), "bots must be names"),
+    (lambda: __import__("analysis").tournament("festival", 2, "greedy,random", sets=[1]),
+     "sets must be a dict"),
+    (lambda: __import__("reports.bench").bench.bench("festival", threads=-1),
+     "threads must be from 1"),
+    (lambda: __import__("reports.html").html.write_report(None), "run must name a folder"),
+])
+def test_every_public_function_refuses_in_one_line(call, expect):
+    with pytest.raises(PlaytestError) as e:
+        call()
+    assert expect in str(e.value) and "\n" not in str(e.value), str(e.value)
 
 
 def test_the_api_default_bots_are_the_command_lines(tmp_path):
     df = simulate("festival", games=8, players=3, seed=1)
     assert main(["simulate", "festival", "--games", "8", "--players", "3", "--seed", "1",
                  "--out", str(tmp_path / "r"), "--quiet"]) == 0
-    from sim.core.runner import load_results
+    from sim.core.run_folder import load_results
 
     assert df.equals(load_results(tmp_path / "r"))
     assert sorted(df["bot"].unique()) == ["builder", "greedy", "hunter"]
@@ -335,3 +503,137 @@ def test_ctrl_c_on_a_local_dask_cluster_is_one_line(tmp_path):
     assert proc.returncode == 130
     assert err.count("\n") == 1 and "resume" in err, err
     assert not _looks_complete(out)
+
+
+def _with_file_size_limit(limit: int):
+    """preexec_fn for a child whose files cannot grow beyond ``limit`` bytes: a write past it
+    fails as on a full disk (EFBIG), the signal that would kill the child ignored."""
+    import resource
+    import signal
+
+    def limited():
+        cli_process._sigint_as_at_a_terminal()
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    return limited
+
+
+def test_a_full_disk_during_report_leaves_no_page_and_says_one_line(run_copy):
+    before = set(run_copy.rglob("*"))
+    res = subprocess.run([*cli_process.PLAYTEST, "report", str(run_copy)], capture_output=True,
+                         text=True, preexec_fn=_with_file_size_limit(60_000))
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.count("\n") == 1 and "cannot write" in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr
+    assert not (run_copy / "report" / "index.html").exists()
+    assert not [p for p in set(run_copy.rglob("*")) - before if p.name.startswith(".")]
+
+
+def test_a_full_disk_during_simulate_keeps_the_run_partial_in_one_line(tmp_path):
+    out = tmp_path / "run"
+    args = ["simulate", "festival", "--games", "6000", "--chunk-size", "2000", "--bots",
+            "random", "--out", str(out), "--quiet"]
+    assert main(["simulate", "festival", "--games", "5", "--bots", "random", "--quiet",
+                 "--out", str(tmp_path / "warm")]) == 0  # the kernels cached, not written now
+    res = subprocess.run([*cli_process.PLAYTEST, *args], capture_output=True, text=True,
+                         preexec_fn=_with_file_size_limit(40_000))
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.count("\n") == 1 and "finished chunks are kept" in res.stderr, res.stderr
+    assert not _looks_complete(out)
+    assert not list((out / "data").glob(".*"))  # no temporary file left
+    assert cli_process.run(args).returncode == 0  # room again: the same command finishes
+    assert _looks_complete(out)
+
+
+@pytest.mark.parametrize("where", ["a file", "unwritable"])
+def test_report_refuses_an_out_it_cannot_write_before_analysing(run_copy, tmp_path, capsys,
+                                                                monkeypatch, where):
+    import reports.html
+
+    def never(*_):
+        raise AssertionError("analysed before the destination was checked")
+
+    monkeypatch.setattr(reports.html, "analyse", never)
+    f = tmp_path / "f"
+    f.write_text("x")
+    out = {"a file": f, "unwritable": "/proc/playtest-report"}[where]
+    assert main(["report", str(run_copy), "--out", str(out)]) == 2
+    _one_line(capsys, {"a file": "is a file", "unwritable": "cannot write to"}[where])
+
+
+def test_ctrl_c_during_report_is_one_line_and_leaves_no_page(run_copy, capsys, monkeypatch):
+    import reports.html
+
+    real = reports.html.write_page
+
+    def interrupted(page, *args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(reports.html, "write_page", interrupted)
+    assert main(["report", str(run_copy)]) == 130
+    _one_line(capsys, "interrupted: the report was not written")
+    assert not (run_copy / "report" / "index.html").exists()
+    monkeypatch.setattr(reports.html, "write_page", real)
+    assert main(["report", str(run_copy)]) == 0
+
+
+def test_a_run_of_another_engine_version_is_not_resumed(run_copy, capsys):
+    """Rows of two engines never mix in one run: a rerun into a folder another version
+    played is refused (its report still reads, as that version's games)."""
+    info = json.loads((run_copy / "run.json").read_text())
+    info["engine"] = "0123456789ab"
+    info["status"] = "partial"
+    (run_copy / "run.json").write_text(json.dumps(info))
+    assert main(["simulate", "festival", "--games", "300", "--chunk-size", "100", "--seed", "2",
+                 "--out", str(run_copy), "--quiet"]) == 2
+    _one_line(capsys, "was played by another version of the engines (0123456789ab there")
+
+
+@pytest.mark.parametrize("where", ["run.json", ".lock", "compare.json"])
+def test_a_folder_where_a_record_file_should_be_is_one_line(tmp_path, run_copy, capsys, where):
+    """A folder (or a pipe, which would never end a read) where playtest keeps a file."""
+    if where == "compare.json":
+        out = tmp_path / "cmp"
+        (out / "compare.json").mkdir(parents=True)
+        assert main(["compare", "festival", "--bots", "greedy", "--b-seed", "1", "--out",
+                     str(out), "--quiet"]) == 2
+        _one_line(capsys, "is not a compare record")
+        return
+    path = run_copy / where
+    if path.exists():
+        path.unlink()
+    os.mkfifo(path) if where == "run.json" else path.mkdir()
+    assert main(["simulate", "festival", "--games", "300", "--chunk-size", "100", "--seed", "2",
+                 "--out", str(run_copy), "--quiet"]) == 2
+    _one_line(capsys, "does not describe a run" if where == "run.json" else "cannot lock")
+
+
+def test_data_files_that_are_not_files_are_refused_and_stray_ones_ignored(fest, tmp_path,
+                                                                          capsys):
+    """A folder or a dangling link in a data file's place is one line; anything else in the
+    folder (notes, a stray link) is not part of the game: the data hash stays the same."""
+    import shutil
+
+    data = tmp_path / "festival"
+    shutil.copytree(fest.folder, data)
+    (data / "notes.csv").symlink_to(tmp_path / "nowhere")
+    (data / "old").mkdir()
+    assert main(["data", "festival", "--data", str(data)]) == 0
+    assert f"(hash {fest.hash})" in capsys.readouterr().out
+    (data / "tiles.csv").unlink()
+    (data / "tiles.csv").mkdir()
+    assert main(["data", "festival", "--data", str(data)]) == 2
+    _one_line(capsys, "tiles.csv: not a regular file")
+    (data / "tiles.csv").rmdir()
+    (data / "tiles.csv").symlink_to(tmp_path / "nowhere")
+    assert main(SIM + ["--data", str(data), "--out", str(tmp_path / "run")]) == 2
+    _one_line(capsys, "tiles.csv: not a regular file")
+
+
+def test_replay_of_a_run_names_a_contradicting_side_as_a_side(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["simulate", "magnificent", "--games", "4", "--players", "2", "--out", str(out),
+                 "--quiet"]) == 0
+    assert main(["replay", "--run", str(out), "--side", "B", "--game", "1"]) == 2
+    _one_line(capsys, "--side B contradicts the run")
+    assert main(["replay", "--run", str(out), "--side", "A", "--game", "1"]) == 0

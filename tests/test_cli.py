@@ -9,7 +9,7 @@ import cli_process
 import pytest
 
 from reports.cli import main
-from sim.core.runner import load_results
+from sim.core.run_folder import load_results
 
 
 def test_malformed_component_csv_through_the_cli(tmp_path, fest):
@@ -51,17 +51,17 @@ def test_interruption_right_after_a_chunk_is_renamed_still_counts_it(tmp_path, m
     the chunk files that are there (the race a real Ctrl-C can hit)."""
     import sim.core.runner as runner
 
-    real = runner._write_info
+    real = runner._write
     writes = 0
 
-    def interrupted(out, info):
+    def interrupted(out, info, quiet=False):
         nonlocal writes
         writes += 1
         if writes == 3:  # the start, chunk 0, then chunk 1's update is cut off
             raise KeyboardInterrupt
-        real(out, info)
+        real(out, info, quiet)
 
-    monkeypatch.setattr(runner, "_write_info", interrupted)
+    monkeypatch.setattr(runner, "_write", interrupted)
     out = tmp_path / "run"
     args = ["simulate", "festival", "--games", "400", "--chunk-size", "100", "--seed", "5",
             "--out", str(out), "--quiet"]
@@ -69,7 +69,7 @@ def test_interruption_right_after_a_chunk_is_renamed_still_counts_it(tmp_path, m
     info = json.loads((out / "run.json").read_text())
     assert info["status"] == "running"
     assert info["chunks_done"] == len(list((out / "data").glob("part-*.parquet"))) == 2
-    monkeypatch.setattr(runner, "_write_info", real)
+    monkeypatch.setattr(runner, "_write", real)
     assert main(args) == 0
     assert json.loads((out / "run.json").read_text())["chunks_done"] == 4
 

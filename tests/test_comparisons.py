@@ -146,6 +146,28 @@ def test_a_folder_with_another_comparison_is_refused(tmp_path):
                 max_games=400, out=out)
 
 
+@pytest.mark.parametrize("kwargs", [{"delta": 1e-12}, {"alpha": 1e-300}, {"delta": 0.999},
+                                    {"metric": "score", "delta": 1e300}])
+def test_extreme_designs_decide_or_say_undecided(kwargs):
+    """The fixed-n power (and the confidence sequence tuned by it) at an effect far beyond
+    or far below the spread: no solver failure escapes, the interval stays finite."""
+    import math
+
+    c = compare("festival", 2, "greedy", b_bots=["random", "greedy"], batch=100,
+                max_games=300, **kwargs)
+    assert c.verdict in ("A better", "B better", "no difference within delta",
+                         "undecided at max-games")
+    assert math.isfinite(c.summary["ci_low"]) and math.isfinite(c.summary["ci_high"])
+    assert 2 <= c.summary["fixed_n"] <= 2**62
+    if kwargs.get("delta") == 1e-12:  # the interval tuned to the games it may see (300)
+        assert c.summary["ci_high"] - c.summary["ci_low"] < 1
+
+
+def test_fixed_n_undecided_is_not_called_max_games():
+    c = compare("festival", 4, "greedy", b_seed=1, games=20, batch=10)
+    assert c.verdict == "undecided after the games asked"
+
+
 def test_fixed_n_mode_plays_exactly_n_games():
     c = compare("festival", 2, "greedy", b_bots=["random", "greedy"], games=600, batch=200)
     assert c.summary["games"] == 600 and c.verdict == "A better"
@@ -165,8 +187,22 @@ def test_fixed_n_mode_plays_exactly_n_games():
     (["--bots", "greedy", "--b-seed", "1", "--delta", "-1"], "--delta"),
     (["--bots", "greedy", "--b-seed", "1", "--batch", "5"], "--batch"),
     (["--bots", "greedy", "--b-seed", "1", "--players", "9"], "for 2 to 4 players"),
+    # arms that differ only in how they are written play the same games
+    (["--bots", "greedy", "--b-set", "crowd_pleaser_tiles=4"], "would play the same games"),
+    (["--bots", "greedy", "--b-data", "SHIPPED_COPY"], "would play the same games"),
+    # a difference of win rates is below 1
+    (["--bots", "greedy", "--b-seed", "1", "--delta", "5"], "beyond a win rate's range"),
+    (["--bots", "greedy", "--b-seed", "1", "--delta", "1e300"], "beyond a win rate's range"),
+    (["--bots", "greedy", "--b-seed", "1", "--delta", "nan"], "--delta must be a positive"),
 ])
 def test_bad_compare_input_is_one_line(tmp_path, capsys, argv, expect):
+    import shutil
+
+    from sim.core.data import seeds_dir
+
+    if "SHIPPED_COPY" in argv:
+        shutil.copytree(seeds_dir("festival"), tmp_path / "copy")
+        argv = [str(tmp_path / "copy") if a == "SHIPPED_COPY" else a for a in argv]
     out = tmp_path / "cmp"
     assert main(["compare", "festival", *argv, "--out", str(out), "--quiet"]) == 2
     err = capsys.readouterr().err

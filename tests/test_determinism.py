@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from sim import simulate
-from sim.core.runner import load_results, run
+from sim.core.run_folder import load_results
+from sim.core.runner import run
 
 BOTS = ["greedy", "hunter", "builder", "random"]
 

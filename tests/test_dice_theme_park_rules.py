@@ -804,3 +804,72 @@ def test_no_decision_can_have_more_moves_than_its_buffer(dtp):
     assert 1000 < n < M.max_moves()
     ops = sum(1 for m in moves[:n] if M.decode(m)[0] == M.T_ACT and M.decode(m)[1] == FERRIS_HEX)
     assert ops == R.MAX_PARTIES  # all 540 parties of the 18 different dice
+
+
+def test_income_adds_both_staff_cards_money_and_the_parks(dtp):
+    """Every pair of staff played (two different cards or one twice): the two cards' money,
+    each once, plus the tiles' printed income. The seed's example: concierge + architect on
+    the starting park (the entrance's $1) give $7."""
+    d, tab = dtp
+    money = {name: int(d.staff["money"][k]) for k, name in enumerate(D.STAFF)}
+    st = _setup(tab, 2)
+    R.play_staff(st, tab, 0, STAFF["concierge"], STAFF["architect"])
+    assert R.income(st, tab, 0) == 7
+    for x in range(6):
+        for y in range(x, 6):
+            st = _setup(tab, 2)
+            st[S.seat(0) + S.HAND + x] = st[S.seat(0) + S.HAND + y] = 2  # twins possible
+            R.play_staff(st, tab, 0, x, y)
+            assert R.income(st, tab, 0) == money[D.STAFF[x]] + money[D.STAFF[y]] + 1, (x, y)
+    st = _park(d, tab, {LOG_FLUME_HEX: "Helter Skelter"})  # a tile with $1 of income
+    R.play_staff(st, tab, 0, STAFF["guide"], STAFF["mascot"])
+    assert R.income(st, tab, 0) == 8  # the seed's yellow player
+
+
+def _end(tab, seats):
+    """A 2-4 player end: each seat (stars, money, pips of its dice, ticket agents played)."""
+    st = _setup(tab, len(seats))
+    for p, (stars, money, pips, agents) in enumerate(seats):
+        b = S.seat(p)
+        st[b + S.STARS], st[b + S.MONEY] = stars, money
+        for k in pips:
+            R.add_die(st, p, ENTRANCE, BLUE, k)
+        played = [R.TICKET_AGENT] * agents + [R.GUIDE, R.MANAGER][agents:]
+        st[b + S.HAND + R.TICKET_AGENT] = 2
+        R.play_staff(st, tab, p, min(played), max(played))
+    return st
+
+
+def test_the_tie_break_counts_saves_only_for_dice_at_1(dtp):
+    """Property test of the end: most stars, then most dice in the park after the 1s leave
+    (each ticket agent played in the last round saves one of them, none when there is none),
+    then most money; a full tie shares the win. Money and stars of any size compare whole."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st_
+
+    from sim.dice_theme_park.play import final_standing
+
+    _, tab = dtp
+    seat = st_.tuples(st_.integers(0, 3), st_.sampled_from([0, 5, 10**6]),
+                      st_.lists(st_.integers(1, 6), max_size=5), st_.integers(0, 2))
+
+    @settings(max_examples=200, deadline=None, derandomize=True)
+    @given(st_.lists(seat, min_size=2, max_size=4))
+    def check(seats):
+        st = _end(tab, seats)
+        dice, wins, ranks = np.zeros(4, dtype=np.int64), np.zeros(4), np.zeros(4, dtype=np.int64)
+        final_standing(st, tab, dice, wins, ranks)
+        kept = [len(pips) - pips.count(1) + min(pips.count(1), agents)
+                for _, _, pips, agents in seats]
+        assert list(dice[:len(seats)]) == kept
+        key = [(s[0], kept[p], s[1]) for p, s in enumerate(seats)]
+        best = max(key)
+        assert list(wins[:len(seats)]) == [1 / key.count(best) if k == best else 0 for k in key]
+        assert list(ranks[:len(seats)]) == [1 + sum(o > k for o in key) for k in key]
+
+    check()
+    # the review's case: a ticket agent with no die at 1 saves nothing, so a full tie stays
+    st = _end(tab, [(10, 4, [3, 5], 1), (10, 4, [2, 6], 0)])
+    dice, wins, ranks = np.zeros(4, dtype=np.int64), np.zeros(4), np.zeros(4, dtype=np.int64)
+    final_standing(st, tab, dice, wins, ranks)
+    assert list(dice[:2]) == [2, 2] and list(wins[:2]) == [0.5, 0.5]

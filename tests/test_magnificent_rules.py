@@ -508,6 +508,18 @@ def test_the_gem_fill_completes_a_section_with_a_gem_a_square():
     assert st[b + S.GEMS: b + S.GEMS + 4].tolist() == [0, 0, 0, 0]
     assert R.filled_sections(st, TAB, 0) == 1 and R.popcount(st[b + S.FILLED]) == 2
     assert st[b + S.PLACED: b + S.PLACED + 6].sum() == 0  # gems are no tiles
+    # a section its gems filled is full: with gems to spare, it is not filled (nor paid) again
+    st[b + S.GEMS: b + S.GEMS + 4] = [3, 3, 3, 3]
+    assert R.section_gaps(st, TAB, 0, 0) == 0 and not R.can_fill(st, TAB, 0, 0)
+    assert 1 not in legal(st, 0, M.K_FILL)  # (the empty sections are, 8 gems each)
+    # gems already in a section count: one tile square and one gem square short of two
+    st = fresh()
+    st[b + S.CAMP] = section & ~bits((0, 0), (0, 1), (1, 3))
+    st[b + S.FILLED] = bits((0, 0))
+    st[b + S.GEMS: b + S.GEMS + 4] = [0, 0, 0, 2]
+    assert R.section_gaps(st, TAB, 0, 0) == 2 and legal(st, 0, M.K_FILL) == [M.STOP, 1]
+    R.fill(st, TAB, 0, 0)
+    assert st[b + S.GEMS + CLEAR] == 0 and R.filled_sections(st, TAB, 0) == 1
 
 
 def test_the_gem_fill_can_be_turned_off():

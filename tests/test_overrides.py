@@ -7,7 +7,7 @@ import pytest
 
 from reports.cli import main
 from sim import PlaytestError, simulate
-from sim.core.runner import load_results
+from sim.core.run_folder import load_results
 
 
 @pytest.mark.parametrize("argv,expect", [

@@ -2,13 +2,14 @@
 are replayed, one writer at a time, and the run record tells the truth."""
 
 import json
+import os
 import signal
 
 import cli_process
 import pytest
 
 from reports.cli import main
-from sim.core.runner import load_results
+from sim.core.run_folder import load_results
 
 ARGS = ["simulate", "festival", "--games", "40000", "--chunk-size", "2000", "--bots", "greedy",
         "--seed", "4", "--quiet"]
@@ -86,7 +87,8 @@ def test_a_rerun_plays_only_the_missing_and_damaged_chunks(tmp_path, monkeypatch
 def test_a_run_grown_chunk_by_chunk_is_a_single_runs(tmp_path):
     """``upto`` (how a comparison grows its arms) plays only the chunks before it and leaves
     the run partial; growing it to the end gives the rows of a single run."""
-    from sim.core.runner import read_chunk, run, verify
+    from sim.core.run_folder import read_chunk, verify
+    from sim.core.runner import run
 
     out = tmp_path / "grown"
     args = ("festival", 40000, 4, ["greedy"] * 4, 4, out)
@@ -99,3 +101,31 @@ def test_a_run_grown_chunk_by_chunk_is_a_single_runs(tmp_path):
     info = run(*args, chunk_size=20000, progress=False, upto=40000)
     assert info["status"] == "complete" and info["games_now"] == 20000
     assert load_results(out).equals(_single(tmp_path))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["processes", "dask"])
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_workers_end_with_the_run_that_started_them(tmp_path, backend, sig):
+    """A run killed (SIGKILL, SIGTERM: nothing in it runs on the way out) leaves no worker,
+    tracker or nanny behind: each worker watches the process that started it. Before, the
+    loky workers and resource trackers went on for minutes, holding the dead run's output
+    open."""
+    import time
+
+    out = tmp_path / "run"
+    proc = cli_process.start(["simulate", "festival", "--games", "4000000", "--chunk-size",
+                              "200000", "--bots", "random", "--backend", backend,
+                              "--workers", "2", "--out", str(out), "--quiet"])
+    cli_process.wait_for_chunk(proc, out)
+    below = cli_process.descendants(proc.pid)
+    assert below  # the workers
+    proc.send_signal(sig)
+    proc.wait()
+    end = time.time() + 30
+    while cli_process.alive(below) and time.time() < end:
+        time.sleep(0.2)
+    left = cli_process.alive(below)
+    for pid in left:  # leave nothing running, whatever the outcome
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"{len(left)} processes outlived the run"

@@ -24,6 +24,33 @@ def test_every_pair_meets_equally_often_and_in_both_orders(n, players):
     assert len(set(follows.values())) == 1 or players == 2
 
 
+def _games(ranks: list[list[int]]) -> pd.DataFrame:
+    """Rows of (game, entrant, score, rank, win): entrant k sits in seat k of every game."""
+    rows = []
+    for g, order in enumerate(ranks):
+        top = order.count(1)
+        rows += [(g, k, 10 - r, r, (1 / top) if r == 1 else 0.0) for k, r in enumerate(order)]
+    return pd.DataFrame(rows, columns=["game", "entrant", "score", "rank", "win"])
+
+
+def test_a_shared_rank_is_half_a_win_to_each_side():
+    """Two bots tied in every game rate equal, each finishing above the other in half of
+    their games; ties among three count a half for every pair."""
+    t = rate(_games([[1, 1]] * 40), ["a", "b"], 2)
+    h2h = t.head_to_head.set_index(["bot", "opponent"])
+    assert h2h.loc[("a", "b"), "above"] == h2h.loc[("b", "a"), "above"] == 20
+    assert h2h.loc[("a", "b"), "rate"] == 0.5
+    r = t.ratings.set_index("bot")["rating"]
+    assert r["a"] == pytest.approx(r["b"])
+    # a beats b in 30 games and ties 10: 30 + 5 of 40 above, never 40
+    t = rate(_games([[1, 2]] * 30 + [[1, 1]] * 10), ["a", "b"], 2)
+    assert t.head_to_head.set_index(["bot", "opponent"]).loc[("a", "b"), "above"] == 35
+    t = rate(_games([[1, 1, 1]] * 9 + [[1, 2, 3]] * 9), ["a", "b", "c"], 3)
+    h2h = t.head_to_head.set_index(["bot", "opponent"])
+    assert h2h.loc[("a", "b"), "above"] == h2h.loc[("a", "c"), "above"] == 9 + 4.5
+    assert h2h.loc[("c", "a"), "above"] == h2h.loc[("b", "c"), "above"] - 9 == 4.5
+
+
 def test_ratings_follow_a_known_strength_order():
     """Hand-made finishing orders drawn from Plackett-Luce strengths 3 > 2 > 1 > 0: the
     ratings come out in that order, the head-to-head rates agree, and the intervals of

@@ -25,6 +25,45 @@ def whole(name: str, value, low: int, high: int | None = None) -> int:
     return value
 
 
+def path(name: str, value, optional: bool = True) -> Path | None:
+    """``value`` as a Path (a string or path-like that names something), or None when
+    ``optional``; anything else refused naming the parameter."""
+    if value is None and optional:
+        return None
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str) or not value.strip():
+        raise ParameterError(name, f"must name a folder, got {value!r}")
+    return Path(value)
+
+
+def text(name: str, value, optional: bool = True) -> str | None:
+    """``value`` when it is a non-empty string (or None when ``optional``)."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ParameterError(name, f"must be a non-empty string, got {value!r}")
+    return value
+
+
+def flag(name: str, value) -> bool:
+    if not isinstance(value, bool):
+        raise ParameterError(name, f"must be True or False, got {value!r}")
+    return value
+
+
+def rule_sets(name: str, value) -> dict:
+    """Rule overrides: {rule name: value}, the names strings (``--set``'s KEY=VALUE)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ParameterError(name, f"must be a dict of rule: value, got {value!r}")
+    for key in value:
+        if not isinstance(key, str) or not key.strip():
+            raise ParameterError(name, f"names each rule with a string, got {key!r}")
+    return dict(value)
+
+
 def available_memory() -> int:
     """Bytes of memory available now (MemAvailable), else the machine's physical memory."""
     try:

@@ -32,11 +32,14 @@ def seeds_dir(game: str) -> Path:
 
 
 def data_folder(game: str, folder: str | Path | None) -> Path:
-    """``folder`` as a Path (default: the shipped ``seeds/<game>``); refused if missing."""
+    """``folder`` as an absolute Path (default: the shipped ``seeds/<game>``), so that a run
+    records where its data is from any directory; refused if missing."""
+    if folder is not None and not isinstance(folder, str | Path):
+        raise PlaytestError(f"a data folder is a path, got {folder!r}")
     path = Path(folder) if folder is not None else seeds_dir(game)
     if not path.is_dir():
         raise PlaytestError(f"no such data folder: {path}")
-    return path
+    return path.resolve()
 
 
 class Row(dict):

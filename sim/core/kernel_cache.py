@@ -16,16 +16,21 @@ entry point's cache holds it all.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 import numba
+import numba.core.caching
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@functools.cache
 def engine_hash() -> str:
+    """A hash of every engine source: the version of the engines (run folders record it)."""
     h = hashlib.sha256()
     for package in ("sim", "strategies"):
         for path in sorted((ROOT / package).rglob("*.py")):
@@ -41,6 +46,33 @@ def configure() -> None:
     numba.config.CACHE_DIR = str(base / f"numba-{engine_hash()}")
 
 
+def _forget_damaged_files() -> None:
+    """Make numba treat a cache file it cannot load (truncated by a full disk or a killed
+    write, say) as missing: the file and its index go, the kernel compiles again and is
+    cached afresh, and one line says so. Without this every run failed on the same file
+    with numba's UnpicklingError until someone found and deleted it."""
+    cache = numba.core.caching.Cache
+    if getattr(cache.load_overload, "forgets_damage", False):
+        return
+    load = cache.load_overload
+
+    def load_overload(self, sig, target_context):
+        try:
+            return load(self, sig, target_context)
+        except Exception as e:  # a file numba wrote but cannot read back
+            index = Path(self._cache_file._index_path)
+            for path in (index, *index.parent.glob(f"{index.stem}.*.nbc")):
+                path.unlink(missing_ok=True)
+            sys.stderr.write(f"playtest: a damaged file in the compiled-kernel cache was "
+                             f"removed ({index.parent / index.stem}: {type(e).__name__}); "
+                             "compiling it again\n")
+            return None
+
+    load_overload.forgets_damage = True
+    cache.load_overload = load_overload
+
+
+_forget_damaged_files()
 configure()
 
 

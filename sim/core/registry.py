@@ -28,6 +28,9 @@ def register_game(name: str, module: str) -> None:
 
 
 def game_module(game: str) -> ModuleType:
+    if not isinstance(game, str):
+        raise PlaytestError(f"a game is named by a string (available: {', '.join(GAMES)}), "
+                            f"got {game!r}")
     if game in DATA_ONLY and game not in GAMES:
         raise PlaytestError(f"{game} has data but no engine yet (check its data with "
                             f"'playtest data {game}'); engines: {', '.join(GAMES)}")

@@ -1,9 +1,10 @@
 """The batch runner: chunks of games on a backend, streamed to a parquet dataset.
 
-A run folder holds ``run.json`` (what was asked, on which data, how far it got) and
-``data/part-NNNNN.parquet``, one file per finished chunk, each written under a temporary
-name and renamed, so a file that exists was complete when written. Rerunning the same
-request in the same folder checks the chunk files that are there, replays any damaged one
+A run folder (run_folder.py) holds ``run.json`` (what was asked, on which data and engine,
+how far it got) and ``data/part-NNNNN.parquet``, one file per finished chunk, each written
+under a temporary name and renamed, so a file that exists was complete when written.
+Rerunning the same request in the same folder checks the chunk files that are there
+(``run_folder.chunk_problem``, the test ``report`` makes), replays any that is not sound
 and plays the missing ones; ``run.json`` says ``complete`` only at the end. One writer at a
 time: a lock on ``.lock`` (released by the system when its process ends, even by SIGKILL).
 Every game draws from its own stream (rng.py), so rows do not depend on the chunking, the
@@ -15,9 +16,9 @@ from __future__ import annotations
 import fcntl
 import importlib
 import itertools
-import json
 import os
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,10 +28,30 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.core.checks import MAX_GAMES, MAX_SEED, chunk_fits, whole, writable_folder
+from sim.core.checks import (
+    MAX_GAMES,
+    MAX_SEED,
+    chunk_fits,
+    flag,
+    path,
+    rule_sets,
+    text,
+    whole,
+    writable_folder,
+)
 from sim.core.errors import ParameterError, PlaytestError
-from sim.core.kernel_cache import compiled
+from sim.core.kernel_cache import compiled, engine_hash
 from sim.core.registry import game_module
+from sim.core.run_folder import (
+    Chunks,
+    damaged,
+    part,
+    read_info,
+    remove,
+    schema_of,
+    with_record,
+    write_info,
+)
 
 BACKENDS = ("threads", "processes", "dask")
 DEFAULT_CHUNK = 50_000
@@ -89,22 +110,6 @@ def resolve_bots(game: str, bots: str | list[str] | None, players: int) -> list[
     return default_bots(game, players) if bots is None else seat_bots(bots, players)
 
 
-class Chunks:
-    """The chunks of a request, (number, first game, games), made on demand: a request of
-    10^18 games holds nothing per game or per chunk until it is played."""
-
-    def __init__(self, games: int, chunk_size: int):
-        self.games, self.size = games, chunk_size
-        self.count = -(-games // chunk_size)
-
-    def __getitem__(self, i: int) -> tuple[int, int, int]:
-        start = i * self.size
-        return i, start, min(self.size, self.games - start)
-
-    def __iter__(self) -> Iterator[tuple[int, int, int]]:
-        return (self[i] for i in range(self.count))
-
-
 def check_request(games, seed, chunk_size, threads=None, workers=None,
                   bytes_per_game: int = 0, parallel: int = 1, players=2, rotate=True
                   ) -> Chunks:
@@ -127,14 +132,6 @@ def check_request(games, seed, chunk_size, threads=None, workers=None,
     return Chunks(games, min(size, games))
 
 
-def _part(parts: Path, i: int) -> Path:
-    return parts / f"part-{i:05d}.parquet"
-
-
-def _part_number(path: Path) -> int:
-    return int(path.name.removeprefix("part-").removesuffix(".parquet"))
-
-
 def _play(module_name: str, prepared, seed: int, start: int, n: int, threads: int | None):
     """One chunk (module-level, so processes and dask can pickle it). A thread count applies
     to this chunk only."""
@@ -149,6 +146,34 @@ def _play(module_name: str, prepared, seed: int, start: int, n: int, threads: in
         return module.play_chunk(prepared, seed, start, n)
     finally:
         numba.set_num_threads(before)
+
+
+_watching = threading.Event()  # set in a worker process once its watchdog runs
+
+
+def _watch_parent() -> None:
+    """In a worker process this run started: end it as soon as the process that started it
+    is gone (SIGKILL or SIGTERM of ``simulate`` leave no way to stop it from there). Without
+    this a worker reparented to init went on playing its chunk for minutes, holding the dead
+    command's output open, and with it any wrapper that reads that output."""
+    if _watching.is_set():
+        return
+    _watching.set()
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="playtest-watch-parent", daemon=True).start()
+
+
+def _play_in_worker(module_name: str, prepared, seed: int, start: int, n: int):
+    """``_play`` in a worker process of this run's own (joblib's, a local dask cluster's),
+    which ends with its parent."""
+    _watch_parent()
+    return _play(module_name, prepared, seed, start, n, 1)
 
 
 @contextmanager
@@ -181,9 +206,10 @@ def _dask_client(address: str | None, workers: int | None):
             cluster.close()
 
 
-def _results(module_name, prepared, seed, todo, backend, threads, workers, client
+def _results(module_name, prepared, seed, todo, backend, threads, workers, client, local
              ) -> Iterator[tuple[int, pa.Table]]:
-    """(chunk number, table) for each chunk in ``todo``, as each finishes."""
+    """(chunk number, table) for each chunk in ``todo``, as each finishes; ``local``: a dask
+    cluster started by this run."""
     if backend == "threads":
         for i, start, n in todo:
             yield i, _play(module_name, prepared, seed, start, n, threads)
@@ -193,8 +219,8 @@ def _results(module_name, prepared, seed, todo, backend, threads, workers, clien
         # joblib dispatches a few chunks ahead of the results: tee keeps only those
         todo, numbers = itertools.tee(todo)
         jobs = Parallel(n_jobs=workers or os.cpu_count(), return_as="generator")(
-            delayed(_play)(module_name, prepared, seed, start, n, 1) for _, start, n in todo
-        )
+            delayed(_play_in_worker)(module_name, prepared, seed, start, n)
+            for _, start, n in todo)
         for (i, _, _), table in zip(numbers, jobs):
             yield i, table
     else:
@@ -204,47 +230,31 @@ def _results(module_name, prepared, seed, todo, backend, threads, workers, clien
         # whole request is held at once
         window = 2 * max(1, len(client.scheduler_info().get("workers", {})))
         futures = {}
+
+        def submit(start, n):  # a local cluster's workers are this run's: they watch it
+            if local:
+                return client.submit(_play_in_worker, module_name, prepared, seed, start, n,
+                                     pure=False)
+            return client.submit(_play, module_name, prepared, seed, start, n, 1, pure=False)
+
         for i, start, n in itertools.islice(todo, window):
-            futures[client.submit(_play, module_name, prepared, seed, start, n, 1,
-                                  pure=False)] = i
+            futures[submit(start, n)] = i
         pending = as_completed(list(futures))
         for future in pending:
             yield futures.pop(future), future.result()
             for i, start, n in itertools.islice(todo, 1):
-                f = client.submit(_play, module_name, prepared, seed, start, n, 1, pure=False)
+                f = submit(start, n)
                 futures[f] = i
                 pending.add(f)
-
-
-def _damaged(parts: Path, chunks: Chunks, players: int) -> tuple[set[int], dict[Path, str]]:
-    """(numbers of the sound chunk files, {damaged file: why}). A file is sound when its
-    parquet footer reads and it holds exactly games x players rows."""
-    sound, damaged = set(), {}
-    for path in parts.glob("part-*.parquet"):
-        try:
-            i = _part_number(path)
-        except ValueError:
-            continue
-        if i >= chunks.count:
-            damaged[path] = "not part of this run"
-            continue
-        want = chunks[i][2] * players
-        try:
-            rows = pq.read_metadata(path).num_rows
-        except (OSError, pa.ArrowException) as e:
-            damaged[path] = f"unreadable: {str(e).splitlines()[0]}"
-            continue
-        if rows != want:
-            damaged[path] = f"{rows:,} rows, {want:,} expected"
-        else:
-            sound.add(i)
-    return sound, damaged
 
 
 @contextmanager
 def _lock(out: Path):
     """One writer per run folder: a second is refused in one line."""
-    fd = os.open(out / ".lock", os.O_CREAT | os.O_RDWR, 0o644)
+    try:
+        fd = os.open(out / ".lock", os.O_CREAT | os.O_RDWR, 0o644)
+    except OSError as e:
+        raise PlaytestError(f"cannot lock {out / '.lock'}: {e.strerror or e}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -257,6 +267,20 @@ def _lock(out: Path):
         os.close(fd)
 
 
+def _backend_options(backend: str, threads, workers, address) -> None:
+    """Each backend's own options, refused on another backend (where they would be
+    silently ignored)."""
+    if address is not None and backend != "dask":
+        raise ParameterError("address", "is a dask scheduler's: for the dask backend only")
+    text("address", address)
+    if workers is not None and backend == "threads":
+        raise ParameterError("workers", "are worker processes, for the processes or dask "
+                             "backend (the threads backend takes threads)")
+    if threads is not None and backend != "threads":
+        raise ParameterError("threads", f"are the threads backend's: a {backend} worker "
+                             "plays each chunk on one thread (workers sets how many)")
+
+
 def _differences(old: dict, new: dict) -> str:
     keys = [k for k in dict.fromkeys([*old, *new]) if old.get(k) != new.get(k)]
     return "; ".join(f"{k} {old.get(k)!r} there, {new.get(k)!r} now" for k in keys)
@@ -267,16 +291,22 @@ def run(game: str, games: int, players: int, bots: list[str] | None, seed: int,
         backend: str = "threads", chunk_size: int | None = None, threads: int | None = None,
         workers: int | None = None, address: str | None = None, rotate: bool = True,
         data: str | None = None, progress: bool = True, sets: dict | None = None,
-        upto: int | None = None) -> dict:
+        upto: int | None = None, command: str = "simulate") -> dict:
     """Simulate into the run folder ``out``; returns the final run.json content, with
     ``games_now`` (games played by this call) beside the totals. ``sets`` overrides rule
     values of the game's rules.toml. ``upto`` plays only the chunks that start before game
     ``upto`` (a sequential comparison grows its arms chunk by chunk); the run stays
-    ``partial`` until every chunk is there."""
+    ``partial`` until every chunk is there. ``command``: the playtest command whose rerun
+    goes on with the run (``report``'s advice on a damaged or unfinished one)."""
     module = game_module(game)
-    if backend not in BACKENDS:
-        raise ParameterError("backend", f"'{backend}' is unknown (available: "
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ParameterError("backend", f"{backend!r} is unknown (available: "
                              f"{', '.join(BACKENDS)})")
+    _backend_options(backend, threads, workers, address)
+    out, data = path("out", out, optional=False), path("data", data)
+    sets, progress = rule_sets("sets", sets), flag("progress", progress)
+    if upto is not None:
+        whole("upto", upto, 1, MAX_GAMES)
     parallel = 1 if backend == "threads" else (workers or os.cpu_count() or 1)
     chunks = check_request(games, seed, chunk_size, threads, workers,
                            getattr(module, "BYTES_PER_GAME", 0), parallel, players, rotate)
@@ -285,50 +315,60 @@ def run(game: str, games: int, players: int, bots: list[str] | None, seed: int,
     request = {"game": game, "games": chunks.games, "players": players, "bots": list(bots),
                "seed": seed, "rotate": rotate, "chunk_size": chunks.size,
                "data_hash": meta["data_hash"]} | ({"sets": sets} if sets else {})
-    out = Path(out)
     writable_folder(out)
-    info_path = out / "run.json"
     old = None
-    if info_path.exists():
+    if (out / "run.json").exists() or (out / "run.json").is_symlink():
         old = read_info(out)
-        if old.get("request") != request:
-            changed = _differences(old.get("request", {}), request)
+        if old["request"] != request:
+            changed = _differences(old["request"], request)
             raise PlaytestError(f"{out} holds a different run ({changed}); choose another "
                                 "--out")
+        if old["engine"] != engine_hash():
+            raise PlaytestError(f"{out} was played by another version of the engines "
+                                f"({old['engine']} there, {engine_hash()} now): its games "
+                                "would not be this version's; choose another --out")
     elif out.exists() and any(p.name != ".lock" for p in out.iterdir()):
         raise PlaytestError(f"{out} exists and is not a run folder; choose another --out")
     try:
-        (out / "data").mkdir(parents=True, exist_ok=True)
+        out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise PlaytestError(f"cannot write to {out}: {e.strerror}") from None
     with _lock(out):
         return _run_locked(module, prepared, meta, request, chunks, out, old, backend,
-                           threads, workers, address, progress, upto)
+                           threads, workers, address, progress, upto, command)
 
 
 def _run_locked(module, prepared, meta, request, chunks, out, old, backend, threads, workers,
-                address, progress, upto) -> dict:
+                address, progress, upto, command) -> dict:
     parts = out / "data"
     players = request["players"]
-    sound, damaged = _damaged(parts, chunks, players)
-    wanted = chunks.count if upto is None else min(chunks.count, -(-upto // chunks.size))
-    if old is not None and not damaged and all(i in sound for i in range(wanted)) and (
-            old.get("status") == "complete" or upto is not None):
-        return {**old, "games_now": 0}
-    for path in damaged:  # replayed below, like a missing chunk
-        path.unlink()
-    todo = (chunks[i] for i in range(wanted) if i not in sound)
-    done_games = sum(chunks[i][2] for i in sound)
     # The game's own metadata (data folder, names of its cards...) goes in as it comes.
-    info = {"request": request, "status": "running", "chunks": chunks.count,
-            "chunks_done": len(sound), "games_done": done_games, "backend": backend,
+    info = {"request": request, "engine": engine_hash(), "schema": (old or {}).get("schema"),
+            "command": command, "status": "running", "chunks": chunks.count,
+            "backend": backend,
             "version": _version(), "started": (old or {}).get("started")
             or time.strftime("%Y-%m-%dT%H:%M:%S"),
             "seconds": (old or {}).get("seconds", 0.0), **meta}
+    sound, bad = damaged(out, info) if old is not None else (set(), {})
+    wanted = chunks.count if upto is None else min(chunks.count, -(-upto // chunks.size))
+    if old is not None and not bad and all(i in sound for i in range(wanted)) and (
+            old.get("status") == "complete" or upto is not None):
+        return {**old, "games_now": 0}
+    try:
+        if parts.exists() and not parts.is_dir():  # a file where the chunks go
+            parts.unlink()
+        for path in bad:  # replayed below, like a missing chunk
+            remove(path)
+        parts.mkdir(exist_ok=True)
+    except OSError as e:
+        raise PlaytestError(f"cannot write to {out}: {e.strerror}") from None
+    todo = (chunks[i] for i in range(wanted) if i not in sound)
+    done_games = sum(chunks[i][2] for i in sound)
+    info |= {"chunks_done": len(sound), "games_done": done_games}
     bar = None
     t0 = time.perf_counter()
     with _dask_client(address, workers) if backend == "dask" else _nothing() as client:
-        _write_info(out, info)
+        _write(out, info)
         if progress:
             from tqdm import tqdm
 
@@ -341,100 +381,60 @@ def _run_locked(module, prepared, meta, request, chunks, out, old, backend, thre
                              + (f", about {took} s" if took else "") + "\n")
         try:
             for i, table in _results(module.__name__, prepared, request["seed"], todo,
-                                     backend, threads, workers, client):
-                tmp = parts / f".part-{i:05d}.{os.getpid()}.parquet.tmp"
-                pq.write_table(table, tmp)
-                os.replace(tmp, _part(parts, i))
+                                     backend, threads, workers, client, address is None):
+                _, start, games = chunks[i]
+                _write_chunk(with_record(table, info, i, start, games), part(out, i))
+                if info["schema"] is None:  # the run's columns, as a chunk file holds them
+                    info["schema"] = schema_of(pq.read_schema(part(out, i)))
                 info["chunks_done"] += 1
-                info["games_done"] += table.num_rows // players
-                _write_info(out, info)
+                info["games_done"] += games
+                _write(out, info)
                 if bar is not None:
-                    bar.update(table.num_rows // players)
+                    bar.update(games)
         finally:
             # An interruption can fall between a chunk's rename and the count's update: on
             # the way out, run.json counts the chunk files that are really there.
-            now = _damaged(parts, chunks, players)[0]
+            now = damaged(out, info)[0]
             info["chunks_done"] = len(now)
             info["games_done"] = sum(chunks[i][2] for i in now)
             info["seconds"] = round(info["seconds"] + time.perf_counter() - t0, 3)
-            _write_info(out, info)
+            _write(out, info, quiet=True)
             if bar is not None:
                 bar.close()
     info["status"] = "complete" if info["chunks_done"] == chunks.count else "partial"
-    _write_info(out, info)
+    _write(out, info)
     return {**info, "games_now": info["games_done"] - done_games}
+
+
+FULL = ("finished chunks are kept; free some space and rerun the same command to go on")
+
+
+def _write_chunk(table: pa.Table, path: Path) -> None:
+    """A chunk file, written under a temporary name and renamed: a file that exists was
+    complete when written. A full disk (or any write error) is one line."""
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.parquet.tmp")
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise PlaytestError(f"cannot write {path}: {e.strerror or e}; {FULL}") from None
+
+
+def _write(out: Path, info: dict, quiet: bool = False) -> None:
+    """run.json; on the way out of an interrupted run (``quiet``) a failure to write it is
+    left to the first error, which says what happened."""
+    try:
+        write_info(out, info)
+    except OSError as e:
+        if not quiet:
+            raise PlaytestError(f"cannot write {out / 'run.json'}: {e.strerror or e}; "
+                                f"{FULL}") from None
 
 
 @contextmanager
 def _nothing():
     yield None
-
-
-def _write_info(out: Path, info: dict) -> None:
-    tmp = out / f".run.json.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(info, indent=2) + "\n")
-    os.replace(tmp, out / "run.json")
-
-
-def read_info(out: str | Path) -> dict:
-    path = Path(out) / "run.json"
-    try:
-        return json.loads(path.read_text())
-    except FileNotFoundError:
-        raise PlaytestError(f"{out} is not a run folder (no run.json)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise PlaytestError(f"cannot read {path}: {e}") from None
-
-
-def verify(out: str | Path) -> dict:
-    """run.json of a complete run whose chunk files are all there and sound, else one line
-    naming what is missing or damaged."""
-    info = read_info(out)
-    req = info.get("request", {})
-    try:
-        chunks = Chunks(req["games"], req["chunk_size"])
-        players = req["players"]
-    except (KeyError, TypeError, ZeroDivisionError):
-        raise PlaytestError(f"{out}/run.json does not describe a run") from None
-    redo = "rerun the same simulate command to finish it"
-    if info.get("status") != "complete":
-        raise PlaytestError(f"{out} is incomplete ({info.get('chunks_done')} of "
-                            f"{info.get('chunks')} chunks); {redo}")
-    parts = Path(out) / "data"
-    sound, damaged = _damaged(parts, chunks, players)
-    missing = [i for i in range(chunks.count) if i not in sound and _part(parts, i) not in damaged]
-    if missing or damaged:
-        listed = [f"{p.name} ({why})" for p, why in damaged.items()] + [
-            f"{_part(parts, i).name} (missing)" for i in missing]
-        more = f" and {len(listed) - 5} more" if len(listed) > 5 else ""
-        raise PlaytestError(f"{out} has damaged or missing chunk files: "
-                            f"{', '.join(listed[:5])}{more}; rerun the same simulate command "
-                            "to repair them")
-    return info
-
-
-def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """The results table of a complete, verified run folder, in game and seat order."""
-    info = verify(out)
-    req = info["request"]
-    files = [_part(Path(out) / "data", i) for i in range(Chunks(req["games"],
-                                                                req["chunk_size"]).count)]
-    try:
-        table = pa.concat_tables([pq.read_table(f, columns=columns) for f in files])
-    except (OSError, pa.ArrowException) as e:
-        raise PlaytestError(f"cannot read the results of {out}: {str(e).splitlines()[0]}; "
-                            "rerun the same simulate command to repair them") from None
-    # split_blocks and self_destruct free each Arrow column once converted: the peak stays
-    # near one copy of the table instead of two
-    df = table.to_pandas(split_blocks=True, self_destruct=True)
-    del table
-    if "game_index" in df.columns:
-        g = df["game_index"].to_numpy()
-        if len(g) != req["games"] * req["players"] or (len(g) and (
-                g[0] != 0 or g[-1] != req["games"] - 1 or (g[1:] < g[:-1]).any())):
-            raise PlaytestError(f"{out}: the rows are not games 0..{req['games'] - 1} in "
-                                "order; rerun the same simulate command to repair them")
-    return df
 
 
 def simulate_frame(game: str, games: int, players: int, bots: list[str] | None, seed: int,
@@ -443,6 +443,7 @@ def simulate_frame(game: str, games: int, players: int, bots: list[str] | None, 
                    sets: dict | None = None) -> pd.DataFrame:
     """Simulate in memory (no run folder) and return the results table."""
     module = game_module(game)
+    data, sets = path("data", data), rule_sets("sets", sets)
     chunks = check_request(games, seed, chunk_size, threads, players=players, rotate=rotate)
     whole("start", start, 0, MAX_GAMES)
     bots = resolve_bots(game, bots, players)
@@ -455,15 +456,3 @@ def simulate_frame(game: str, games: int, players: int, bots: list[str] | None, 
     tables = [_play(module.__name__, prepared, seed, start + s, n, threads)
               for _, s, n in chunks]
     return pa.concat_tables(tables).to_pandas()
-
-
-def read_chunk(out: str | Path, i: int, columns: list[str] | None = None) -> pa.Table | None:
-    """Chunk ``i`` of a run folder, or None when its file is missing or not sound (a
-    sequential comparison reads each chunk of its arms once, as it is played)."""
-    req = read_info(out).get("request", {})
-    try:
-        want = Chunks(req["games"], req["chunk_size"])[i][2] * req["players"]
-        table = pq.read_table(_part(Path(out) / "data", i), columns=columns)
-    except (KeyError, TypeError, ZeroDivisionError, OSError, pa.ArrowException):
-        return None
-    return table if table.num_rows == want else None

@@ -6,7 +6,6 @@ the decisions between them are in moves.py, the game loop in play.py.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from sim.core.rng import randint, shuffle
@@ -524,20 +523,26 @@ def standing(st, dice_after_ones, wins, ranks) -> None:
     counted after the players discard their 1s), then most money; a remaining tie shares
     the win."""
     n = st[S.N_PLAYERS]
-    key = np.empty(n, dtype=np.int64)
-    for p in range(n):
-        b = S.seat(p)
-        key[p] = (st[b + S.STARS] * 1000 + dice_after_ones[p]) * 100_000 + st[b + S.MONEY]
-    top = key.max()
+    for p in range(n):  # compared field by field: no packed key for a large value to spill
+        ranks[p] = 1
+        for q in range(n):
+            ranks[p] += _ahead(st, dice_after_ones, q, p)
     shared = 0
     for p in range(n):
-        shared += key[p] == top
+        shared += ranks[p] == 1
     for p in range(n):
-        wins[p] = 1.0 / shared if key[p] == top else 0.0
-        better = 0
-        for q in range(n):
-            better += key[q] > key[p]
-        ranks[p] = better + 1
+        wins[p] = 1.0 / shared if ranks[p] == 1 else 0.0
+
+
+@njit
+def _ahead(st, dice, q, p) -> bool:
+    """Seat q ends ahead of seat p: more stars, then more dice, then more money."""
+    sq, sp = st[S.seat(q) + S.STARS], st[S.seat(p) + S.STARS]
+    if sq != sp:
+        return sq > sp
+    if dice[q] != dice[p]:
+        return dice[q] > dice[p]
+    return st[S.seat(q) + S.MONEY] > st[S.seat(p) + S.MONEY]
 
 
 # ---------------------------------------------------------------- operate

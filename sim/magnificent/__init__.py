@@ -23,6 +23,7 @@ BENCH_BOTS = ("random", "greedy")
 PLAYERS = (2, S.MAX_PLAYERS)
 DEFAULT_BOTS = ("greedy", "builder", "showman", "random")
 MODES = SIDES  # the player boards' side: --mode (or --side), recorded like an override
+MODE_WORD = "side"  # what the command line and messages call a mode
 DEFAULT_MODE = "A"  # the first game's side (research R1)
 BYTES_PER_GAME = 1024  # a chunk's result arrays, table and parquet writer per game, at peak
 COMPILE_SECONDS = 60  # the first run's compile, measured on a 2-core machine

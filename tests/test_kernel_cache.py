@@ -1,0 +1,43 @@
+"""The compiled-kernel cache: a damaged file is removed and compiled again, in one line."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNEL = """
+from numba import njit
+
+
+@njit(cache=True)
+def twice(x):
+    return 2 * x
+"""
+CALL = "import sim.core.kernel_cache; import kernel; print(kernel.twice(21))"
+
+
+def _call(tmp_path: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    return subprocess.run([sys.executable, "-c", CALL], capture_output=True, text=True,
+                          env=env, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("damage", ["truncated data", "truncated index", "garbage data"])
+def test_a_damaged_cache_file_is_compiled_again_and_said_once(tmp_path, damage):
+    (tmp_path / "kernel.py").write_text(KERNEL)
+    first = _call(tmp_path)
+    assert first.returncode == 0 and first.stdout.strip() == "42" and not first.stderr
+    suffix = ".nbi" if damage == "truncated index" else ".nbc"
+    cached = next((tmp_path / "cache").rglob(f"*{suffix}"))
+    raw = cached.read_bytes()
+    cached.write_bytes(b"\x80\x05garbage" if damage == "garbage data" else raw[: len(raw) // 3])
+    second = _call(tmp_path)
+    assert second.returncode == 0 and second.stdout.strip() == "42", second.stderr
+    assert second.stderr.count("\n") == 1 and "damaged file in the compiled-kernel cache" \
+        in second.stderr and "Traceback" not in second.stderr
+    third = _call(tmp_path)  # cached afresh: nothing to say
+    assert third.returncode == 0 and third.stdout.strip() == "42" and not third.stderr
