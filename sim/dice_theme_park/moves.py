@@ -38,7 +38,9 @@ Full and short games (powers.py):
   the nudge's directions in the bits above), and operations whose party die k - 1 is not
   lowered (the operate administrator: c = manager + 2 * k).
 
-Dice alike (same hex, colour, pips and adjustment) are one move, so option counts stay small.
+Dice alike (same hex, colour, pips and adjustment) are one move, so option counts stay small;
+an operation's parties are told apart by their dice's own colour and pips (the park they leave
+behind, ``rules.parties_among``). No list is cut short: ``max_moves`` bounds every decision.
 """
 
 from __future__ import annotations
