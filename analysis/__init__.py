@@ -6,6 +6,7 @@ sequential test (analysis/comparisons.py), and ratings from balanced tables
 """
 
 MODEL_GAMES = 100_000  # games the model of winning and the points bootstrap use by default
+BAND = 2.0  # percentage points of win rate beyond which the summary flags an effect
 
 
 def __getattr__(name: str):

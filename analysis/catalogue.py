@@ -7,10 +7,12 @@ import re
 
 # (file name, claim, what it shows). ELEMENT stands for an element's column or label.
 TABLES = [
-    ("effects", "causal / observational",
-     "what matters: a logistic model of winning on seat, bot and dealt elements (effects in "
-     "percentage points, AME) beside mean score differences (points, bootstrap paired by "
-     "game); kept elements in a separate observational block"),
+    ("effects", "causal",
+     "what matters: a logistic model of winning on seat, bot and dealt elements, each bot "
+     "with its own effects; every level against the average of the levels, per bot and "
+     "pooled, in percentage points, beside mean score deviations (points, bootstrap paired "
+     "by game); the contrast with the first level (`vs_reference_*`) and the bots' "
+     "interaction test"),
     ("win_rate_by_seat", "causal with seat rotation",
      "win rate per seat against an even share (one comparison in a 2-player game)"),
     ("seat_tests", "causal with seat rotation",
@@ -22,11 +24,14 @@ TABLES = [
     ("identical_bots", "null check", "test that each bot wins equally in each of its slots"),
     ("win_rate_by_bot_and_seat", "descriptive", "win rate of each bot in each seat"),
     ("ELEMENT_dealt", "causal",
-     "per level of a dealt element (per item of a dealt hand): holders against non-holders "
-     "in win rate and points, Holm and BH adjusted"),
+     "per level of a dealt element (per item of a dealt hand): its effect against the "
+     "average level (`effect_pp`, the model's number), the lift over every other seat-game "
+     "(`diff_pp`) and the holder against the seats of games where nobody holds it "
+     "(`vs_unheld_pp`), in win rate and points; score-test p-values, Holm and BH adjusted"),
     ("ELEMENT_kept", "observational (causal for a bot that chooses at random)",
      "per bot and dealt context: how often each option is chosen and its win rate against "
-     "the context's first option; from a dealt hand, per bot and item: kept against passed"),
+     "the context's first option, only where the bot chose both in at least 5% of its "
+     "seat-games (`identified`); from a dealt hand, per bot and item: kept against passed"),
     ("ELEMENT (game-level)", "causal",
      "per level of a dealt game element: game length, mean score, start player's win rate"),
     ("ELEMENT (held set)", "association",

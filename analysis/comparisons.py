@@ -19,15 +19,28 @@ import numpy as np
 import pandas as pd
 
 from analysis.folders import claim, work_folder, write_csv, write_json
-from analysis.sequential import Design, Sprt, paired_summary
+from analysis.formatting import interval
+from analysis.sequential import (
+    NO_DIFFERENCE,
+    UNDECIDED,
+    Design,
+    Sequential,
+    confidence_sequence,
+    paired_summary,
+)
 from sim.core.checks import MAX_GAMES, MAX_SEED, flag, path, rule_sets, text, whole
 from sim.core.errors import ParameterError, PlaytestError
 from sim.core.registry import game_module
-from sim.core.run_folder import read_chunk, read_info
+from sim.core.run_folder import read_chunk
 from sim.core.runner import resolve_bots, run
 
-METRICS = {"win": "win rate", "score": "mean score"}
-DELTA = {"win": 0.02, "score": 1.0}  # default indifference zone: 2 points of win rate, 1 point
+METRICS = {"win": "win rate", "score": "mean score", "seat-spread": "first seat's lead"}
+# the default indifference zone: 2 points of win rate; a score's is the game's own (its
+# declaration's score_delta: a point or two, what a designer notices)
+DELTA = {"win": 0.02, "seat-spread": 0.02}
+KEY = {"win": "win", "score": "score", "seat-spread": "seat_spread"}  # per-game values
+# the seat spread's verdicts in the game's terms: B's larger lead makes A the fairer game
+FAIRER = {"B better": "A fairer", "A better": "B fairer"}
 BATCH = 2000
 MAX_COMPARE_GAMES = 1_000_000
 COLUMNS = ["game_index", "seat", "bot_slot", "bot", "win", "score"]
@@ -53,7 +66,8 @@ class Arm:
 
 @dataclass(frozen=True)
 class Target:
-    """Whose rows a metric reads: ``kind`` seat, slot or bot, and which ones."""
+    """Whose rows a metric reads: ``kind`` seat, slot, bot or holder, and which ones (for a
+    holder: the element's column and level, the seats dealt that level)."""
 
     kind: str
     which: tuple
@@ -62,9 +76,15 @@ class Target:
     def parse(cls, text: str) -> Target:
         kind, sep, rest = text.partition("=")
         items = tuple(x.strip() for x in rest.split(",") if x.strip())
-        if not sep or kind not in ("seat", "slot", "bot") or not items:
-            raise ParameterError("target", f"'{text}' is not seat=N, slot=N[,M...] or "
-                                 "bot=NAME")
+        if not sep or kind not in ("seat", "slot", "bot", "holder") or not items:
+            raise ParameterError("target", f"'{text}' is not seat=N, slot=N[,M...], bot=NAME "
+                                 "or holder=ELEMENT:LEVEL")
+        if kind == "holder":
+            column, colon, level = rest.partition(":")
+            if not colon or not column.strip() or not level.strip():
+                raise ParameterError("target", f"'{text}' is not holder=ELEMENT:LEVEL (an "
+                                     "element's column, as playtest report's tables name it)")
+            return cls(kind, (column.strip(), level.strip()))
         if kind == "bot":
             return cls(kind, items)
         try:
@@ -76,11 +96,18 @@ class Target:
         return f"{self.kind}={','.join(map(str, self.which))}"
 
     def label(self) -> str:
+        if self.kind == "holder":
+            return f"the seat dealt {self.which[1]} ({self.which[0]})"
         plural = "s" if len(self.which) > 1 else ""
         return f"{self.kind}{plural} {', '.join(map(str, self.which))}"
 
-    def check(self, players: int, arms: tuple[Arm, Arm]) -> None:
-        if self.kind == "bot":
+    def check(self, players: int, arms: tuple[Arm, Arm], decl=None) -> None:
+        if self.kind == "holder":
+            dealt = {e.column: e for e in decl.of_kind("dealt")} if decl else {}
+            if self.which[0] not in dealt:
+                raise ParameterError("target", f"'{self.which[0]}' is not a dealt element of "
+                                     f"this game (dealt: {', '.join(dealt) or 'none'})")
+        elif self.kind == "bot":
             for name in self.which:
                 if any(name not in arm.bots for arm in arms):
                     raise ParameterError("target", f"bot '{name}' is not in both line-ups")
@@ -88,7 +115,13 @@ class Target:
             raise ParameterError("target", f"{self} is out of range: {self.kind}s are "
                                  f"0..{players - 1}")
 
-    def mask(self, table: pd.DataFrame) -> np.ndarray:
+    def mask(self, table: pd.DataFrame, sep: str | None = None) -> np.ndarray:
+        if self.kind == "holder":
+            column, level = self.which
+            values = table[column].astype(str)
+            held = values.str.split(sep, regex=False).map(lambda items: level in items) \
+                if sep else values == level
+            return held.to_numpy(dtype=bool)
         if self.kind == "bot":
             return table["bot"].astype(str).isin(self.which).to_numpy()
         column = "seat" if self.kind == "seat" else "bot_slot"
@@ -136,11 +169,18 @@ def make_arms(game: str, players: int, bots=None, a_bots=None, b_bots=None, sets
 
 
 def default_metric(arms: tuple[Arm, Arm], players: int, metric: str | None,
-                   target: str | None) -> tuple[str, Target]:
+                   target: str | None, decl=None) -> tuple[str, Target]:
     """The win rate of the slots whose bot differs; for a rule variant the start player's
-    (seat 0) win rate; the table's mean score when every slot differs."""
+    (seat 0) win rate; the table's mean score when every slot differs. The seat spread
+    (the first seat's win minus the last's, per game) takes no target."""
     if metric is not None and (not isinstance(metric, str) or metric not in METRICS):
-        raise ParameterError("metric", f"{metric!r} is unknown (available: win, score)")
+        raise ParameterError("metric", f"{metric!r} is unknown (available: "
+                             f"{', '.join(METRICS)})")
+    if metric == "seat-spread":
+        if target is not None:
+            raise ParameterError("target", "is not taken by --metric seat-spread (the first "
+                                 "seat against the last, every game)")
+        return metric, Target("seat", (0, players - 1))
     if target is not None:
         t = Target.parse(target)
     else:
@@ -155,7 +195,7 @@ def default_metric(arms: tuple[Arm, Arm], players: int, metric: str | None,
                                      "rates add up to 1 in both arms: give --target or "
                                      "--metric score")
             metric, t = "score", Target("slot", differ)
-    t.check(players, arms)
+    t.check(players, arms, decl)
     return metric or "win", t
 
 
@@ -167,15 +207,20 @@ def _per_game(table: pd.DataFrame, mask: np.ndarray, column: str, players: int) 
         return (values * m).sum(axis=1) / m.sum(axis=1)
 
 
-def _values(table: pd.DataFrame, target: Target, length: str | None, players: int) -> dict:
+def _values(table: pd.DataFrame, target: Target, length: str | None, players: int,
+            sep: str | None = None) -> dict:
     """The per-game values a comparison reads from one chunk of one arm (the game length
-    where the game declares one: a game of fixed rounds has none)."""
-    mask = target.mask(table)
+    where the game declares one: a game of fixed rounds has none). A game without the
+    target (no seat dealt the holder's level) gives NaN, and drops out of the pairs."""
+    mask = target.mask(table, sep)
     every = np.ones(len(table), dtype=bool)
+    seat = table["seat"].to_numpy()
     values = {"win": _per_game(table, mask, "win", players),
               "score": _per_game(table, mask, "score", players),
               "table_score": _per_game(table, every, "score", players),
-              "start_win": _per_game(table, table["seat"].to_numpy() == 0, "win", players)}
+              "start_win": _per_game(table, seat == 0, "win", players),
+              "seat_spread": _per_game(table, seat == 0, "win", players)
+              - _per_game(table, seat == players - 1, "win", players)}
     if length:
         values["length"] = _per_game(table, every, length, players)
     return values
@@ -214,8 +259,13 @@ def compare(game: str = "festival", players: int = 4, bots=None, *, a_bots=None,
         whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     arms = make_arms(game, players, bots, a_bots, b_bots, sets, a_sets, b_sets, a_data,
                      b_data, seed, b_seed)
-    metric, tgt = default_metric(arms, players, metric, target)
-    design = _design(alpha, beta, DELTA[metric] if delta is None else delta, metric)
+    # bad bots, data or overrides refused before anything is written
+    specs = [module.prepare(players, list(arm.bots), arm.data, rotate, sets=arm.sets or None)
+             for arm in arms]
+    decl = module.declare(specs[0][1])
+    metric, tgt = default_metric(arms, players, metric, target, decl)
+    default = DELTA.get(metric, decl.score_delta)
+    design = _design(alpha, beta, default if delta is None else delta, metric)
     batch = whole("batch", batch, 10, MAX_GAMES)
     if games is not None:
         total = whole("games", games, 2, MAX_GAMES)
@@ -226,18 +276,16 @@ def compare(game: str = "festival", players: int = 4, bots=None, *, a_bots=None,
     request = {"game": game, "players": players, "a": _arm_json(arms[0]),
                "b": _arm_json(arms[1]), "metric": metric, "target": str(tgt),
                "alpha": design.alpha, "beta": design.beta, "delta": design.delta,
+               "delta_is_default": delta is None,
                "mode": "fixed" if games is not None else "sequential", "games": total,
                "batch": batch, "rotate": rotate}
-    # bad bots, data or overrides refused before anything is written
-    prepared = [module.prepare(players, list(arm.bots), arm.data, rotate,
-                               sets=arm.sets or None)[0] for arm in arms]
-    if arms[0].seed == arms[1].seed and _same(*prepared):
+    if arms[0].seed == arms[1].seed and _same(specs[0][0], specs[1][0]):
         raise PlaytestError(f"the two arms would play the same games: B ({arms[1].describe()}) "
                             "has A's bots, rules and cards; give a --b-set, --b-data or "
                             "--b-bots that changes something")
     with work_folder(out) as folder:
         claim(folder, "compare", request)
-        return _play(module, folder, request, arms, metric, tgt, design, total, batch,
+        return _play(module, decl, folder, request, arms, metric, tgt, design, total, batch,
                      rotate, threads, progress, fixed=games is not None)
 
 
@@ -265,9 +313,11 @@ def _design(alpha, beta, delta, metric: str) -> Design:
     if not isinstance(delta, int | float) or isinstance(delta, bool) or not (
             math.isfinite(delta) and delta > 0):
         raise ParameterError("delta", f"must be a positive number, got {delta!r}")
-    if metric == "win" and delta >= 1:
-        raise ParameterError("delta", f"of {delta:g} is beyond a win rate's range: two win "
-                             "rates differ by less than 1 (give, say, 0.02 for 2 points)")
+    if metric == "win" and delta >= 1 or metric == "seat-spread" and delta >= 2:
+        most = 1 if metric == "win" else 2  # two spreads (each -1..1) differ by less than 2
+        raise ParameterError("delta", f"of {delta:g} is beyond a win rate's range: two "
+                             f"{METRICS[metric]}s differ by less than {most} (give, say, 0.02 "
+                             "for 2 points)")
     return Design(float(alpha), float(beta), float(delta))
 
 
@@ -275,12 +325,14 @@ def _arm_json(arm: Arm) -> dict:
     return {"bots": list(arm.bots), "sets": arm.sets, "data": arm.data, "seed": arm.seed}
 
 
-def _play(module, folder, request, arms, metric, tgt, design, total, batch, rotate,
+def _play(module, decl, folder, request, arms, metric, tgt, design, total, batch, rotate,
           threads, progress, fixed) -> Comparison:
     players = request["players"]
-    test = Sprt(design, horizon=total)
+    key = KEY[metric]
+    sep = decl.hand(tgt.which[0]) if tgt.kind == "holder" else None
+    test = Sequential(design, horizon=total)
     parts: dict[str, list[dict]] = {"a": [], "b": []}
-    length = ""  # the declared game length column, None when the game has none
+    length = next(iter(decl.length), None)
     verdict = None
     bar = None
     if progress:
@@ -298,14 +350,18 @@ def _play(module, folder, request, arms, metric, tgt, design, total, batch, rota
                         progress=False, sets=arm.sets or None, upto=(k + 1) * batch,
                         command="compare")
                     table = read_chunk(out, k)
-                if length == "":
-                    length = next(iter(module.declare(read_info(out)).length), None)
-                frame = table.select([*COLUMNS, *([length] if length else [])]).to_pandas()
-                parts[name].append(_values(frame, tgt, length, players))
+                columns = [*COLUMNS, *([length] if length else []),
+                           *([tgt.which[0]] if tgt.kind == "holder" else [])]
+                frame = table.select(columns).to_pandas()
+                parts[name].append(_values(frame, tgt, length, players, sep))
             if bar is not None:
                 bar.update(len(parts["a"][-1]["win"]))
+            if k == 0 and not np.isfinite(parts["a"][0][key]).any():
+                raise PlaytestError(f"no seat in the first {batch:,} games is "
+                                    f"{tgt.label()}: check the element's level")
             if not fixed:
-                verdict = test.update(parts["b"][-1][metric] - parts["a"][-1][metric])
+                d = parts["b"][-1][key] - parts["a"][-1][key]
+                verdict = test.update(d[np.isfinite(d)])
                 if bar is not None:
                     bar.set_postfix_str(f"B-A {test.mean:+.4f}")
                 if verdict:
@@ -313,29 +369,41 @@ def _play(module, folder, request, arms, metric, tgt, design, total, batch, rota
     finally:
         if bar is not None:
             bar.close()
-    values = {arm: {key: np.concatenate([p[key] for p in parts[arm]]) for key in parts[arm][0]}
+    values = {arm: {k: np.concatenate([p[k] for p in parts[arm]]) for k in parts[arm][0]}
               for arm in parts}
-    n = len(values["a"][metric])
-    main = paired_summary(values["a"][metric], values["b"][metric], design.alpha)
+    n = len(values["a"]["win"])
+    a, b = values["a"][key], values["b"][key]
+    pairs = np.isfinite(a) & np.isfinite(b)
+    main = paired_summary(a[pairs], b[pairs], design.alpha)
     if fixed:
-        verdict, low, high = _fixed_verdict(main, design, values, metric)
+        verdict, low, high = _fixed_verdict(main, design)
     else:
-        verdict = verdict or "undecided at max-games"
+        verdict = verdict or UNDECIDED
         low, high = test.interval()
+    if metric == "seat-spread":  # a larger lead of seat 0 is a less fair game, not a better
+        verdict = FAIRER.get(verdict, verdict)
     summary = {
-        "verdict": verdict, "games": n, "metric": f"{METRICS[metric]} of {tgt.label()}",
+        "verdict": verdict, "games": n, "pairs": int(pairs.sum()),
+        "metric": f"{METRICS[metric]} of {tgt.label()}" if metric != "seat-spread" else
+        f"{METRICS[metric]}: seat 0's win rate minus seat {players - 1}'s, per game",
         "metric_key": f"{metric}:{tgt}", "difference": main["difference"],
         "ci_low": low, "ci_high": high,
+        "reading": reading(metric, tgt, main["difference"], low, high, players),
         "interval": ("paired t interval" if fixed else
                      "anytime-valid confidence sequence (normal mixture)")
         + f", {1 - design.alpha:.0%}",
+        "delta": design.delta, "delta_is_default": request["delta_is_default"],
         "a_mean": main["a"], "b_mean": main["b"], "arms": {"a": arms[0].describe(),
                                                            "b": arms[1].describe()},
         "fixed_n": design.fixed_n(main.get("sd_paired", 0.0)),
-        "also": _also(values, metric, tgt, design.alpha, length),
+        "also": _also(values, key, tgt, design.alpha, length,
+                      None if fixed else test.rho2),
     }
-    games_frame = pd.DataFrame({f"{key}_{arm}": values[arm][key] for arm in "ab"
-                                for key in values[arm]})
+    if not fixed:  # after a data-dependent stop a fixed-n p-value does not hold
+        summary["also"] = [{k: v for k, v in row.items() if k != "p_value"}
+                           for row in summary["also"]]
+    games_frame = pd.DataFrame({f"{k}_{arm}": values[arm][k] for arm in "ab"
+                                for k in values[arm]})
     games_frame.insert(0, "game_index", np.arange(n))
     path = pd.DataFrame(test.path)
     write_json(folder / "compare.json", {"request": request, "status": "complete",
@@ -344,38 +412,74 @@ def _play(module, folder, request, arms, metric, tgt, design, total, batch, rota
     return Comparison(verdict, summary, games_frame, path)
 
 
-def _fixed_verdict(main: dict, design: Design, values: dict, metric: str
-                   ) -> tuple[str, float, float]:
-    """The fixed-n decision: the paired t-test at alpha, else the equivalence test (two
-    one-sided tests) at +/- delta, else undecided."""
-    from statsmodels.stats.weightstats import ttost_paired
+def reading(metric: str, tgt: Target, difference: float, low: float, high: float,
+            players: int) -> str:
+    """B - A in the game's terms: what grows or falls, by how much, with its interval."""
+    win = metric in ("win", "seat-spread")
+    k, unit = (100, " points of win rate") if win else (1, " points")
 
+    def amount(x: float) -> str:
+        return f"{k * abs(x):.2f}{unit}"
+
+    way = "grows" if difference > 0 else "shrinks" if difference < 0 else "stays"
+    around = f" {interval(k * low, k * high, 2)}"
+    if metric == "seat-spread":
+        return (f"In B, seat 0's lead over seat {players - 1} {way} by "
+                f"{amount(difference)}{around}: B is "
+                f"{'less' if difference > 0 else 'more'} fair to the later seats.")
+    what = ("the start player's win rate" if str(tgt) == "seat=0" and win else
+            f"the {METRICS[metric]} of {tgt.label()}")
+    rises = "rises" if difference > 0 else "falls" if difference < 0 else "stays"
+    return f"In B, {what} {rises} by {amount(difference)}{around}."
+
+
+def verdict_line(summary: dict) -> str:
+    """The verdict as printed: a stop without a decision says why (the interval still
+    includes zero and reaches beyond +/- delta) and where it stopped."""
+    verdict = summary["verdict"]
+    if verdict != UNDECIDED:
+        return verdict
+    win = summary["metric_key"].split(":")[0] in ("win", "seat-spread")
+    k, unit = (100, " points of win rate") if win else (1, " points")
+    where = ("at max-games" if summary["interval"].startswith("anytime")
+             else "after the games asked")
+    return (f"{UNDECIDED}: {where} ({summary['games']:,} per arm) the interval "
+            f"{interval(k * summary['ci_low'], k * summary['ci_high'], 2)} still includes "
+            f"zero and reaches beyond +/- {k * summary['delta']:g}{unit}")
+
+
+def _fixed_verdict(main: dict, design: Design) -> tuple[str, float, float]:
+    """The fixed-n decision: the paired t-test at alpha (its interval excludes zero), else
+    no difference larger than delta when that interval lies inside +/- delta, else
+    stopped without a decision."""
     low, high = main["ci_low"], main["ci_high"]
     if main["p_value"] < design.alpha:
         return ("B better" if main["difference"] > 0 else "A better"), low, high
-    d = values["b"][metric] - values["a"][metric]
-    if d.var() == 0:
-        equivalent = abs(d.mean()) < design.delta
-    else:
-        p = ttost_paired(values["b"][metric], values["a"][metric], -design.delta,
-                         design.delta)[0]
-        equivalent = p < design.alpha
-    if equivalent:
-        return "no difference within delta", low, high
-    return "undecided after the games asked", low, high
+    if -design.delta < low and high < design.delta:
+        return NO_DIFFERENCE, low, high
+    return UNDECIDED, low, high
 
 
-def _also(values: dict, metric: str, tgt: Target, alpha: float, length: str | None
-          ) -> list[dict]:
-    """Paired differences beside the tested one, each with a fixed-n interval (description,
-    not a test) and the variance reduction pairing gave."""
+def _also(values: dict, key: str, tgt: Target, alpha: float, length: str | None,
+          rho2: float | None) -> list[dict]:
+    """Paired differences beside the tested one, each with an interval (a description, not
+    a second test) and the variance reduction pairing gave. After a sequential stop
+    (``rho2``: the tested value's mixing variance) the intervals are anytime-valid
+    confidence sequences too: a fixed-n interval does not hold at a data-dependent stop."""
     rows = [("win", f"win rate of {tgt.label()}"), ("score", f"mean score of {tgt.label()}"),
             ("table_score", "mean score of the table"), ("start_win", "win rate of seat 0"),
+            ("seat_spread", "seat 0's win rate minus the last seat's"),
             ("length", f"game length ({length})")]
     out = []
-    for key, label in rows:
-        if (key == "start_win" and str(tgt) == "seat=0") or key not in values["a"]:
+    for name, label in rows:
+        if (name == "start_win" and str(tgt) == "seat=0") or name not in values["a"]:
             continue
-        s = paired_summary(values["a"][key], values["b"][key], alpha)
-        out.append({"value": key, "label": label, "tested": key == metric, **s})
+        a, b = values["a"][name], values["b"][name]
+        pairs = np.isfinite(a) & np.isfinite(b)
+        s = paired_summary(a[pairs], b[pairs], alpha)
+        if rho2 is not None and s.get("sd_paired", 0) > 0:
+            s["ci_low"], s["ci_high"] = confidence_sequence(
+                s["difference"], s["sd_paired"], s["games"], alpha, rho2)
+            s["interval"] = "anytime-valid confidence sequence"
+        out.append({"value": name, "label": label, "tested": name == key, **s})
     return out

@@ -1,9 +1,14 @@
 """Setup elements, each answered as its kind allows (sim/core/declaration.py):
 
-- dealt: holders against non-holders, a causal difference with p-values, Holm and BH; for a
-  dealt hand, per item of the hand (dealt it or not);
-- kept: compared within bot and within the dealt context, never against the overall mean;
-  from a dealt hand, per item: kept it against passed it, among the seat-games dealt it;
+- dealt: each level (each item, for a dealt hand) against the average of the levels, the
+  number the model of effects.py gives too; beside it the lift (holders against
+  non-holders) and, for what some games lack, the holder against the seat-games of games
+  where nobody holds it (the holder's own gain, not its opponents' loss); a causal
+  difference, its p-value from a score test clustered by game, Holm and BH;
+- kept: compared within bot and within the dealt context, never against the overall mean,
+  and only where the bot chose both options in at least ``POSITIVITY`` of its seat-games
+  (elsewhere "not identified"); from a dealt hand, per item: kept it against passed it,
+  among the seat-games dealt it;
 - game-level dealt elements: game length, scores and the start player's rate per level;
 - held sets (outcomes): holders against eligible non-holders, an association without tests.
 
@@ -23,12 +28,15 @@ from analysis.stats import (
     Z95,
     adjust,
     clustered_difference,
+    clustered_score_p,
+    deviations,
     fisher_p,
-    normal_p,
     per_game,
     wilson,
 )
 from sim.core.declaration import Element, GameElement, HeldSet
+
+POSITIVITY = 0.05  # a kept option is compared only where a bot chose each side this often
 
 
 def hand_items(col: pd.Series, sep: str) -> tuple[list[str], np.ndarray]:
@@ -65,12 +73,23 @@ def _difference_rows(df: pd.DataFrame, game: np.ndarray, items: list[tuple[str, 
         p_held, _ = per_game(score, game, n_games, held)
         *_, points, points_se = clustered_difference((p_held, n_held),
                                                      (p_all - p_held, n_all - n_held))
+        # the holder against the seat-games of games where nobody holds it
+        unheld = (n_held == 0) & (n_all > 0)
+        s_un, n_un = s_all * unheld, n_all * unheld
+        if n_un.sum() > 0:
+            *_, vs_unheld, un_se = clustered_difference((s_held, n_held), (s_un, n_un))
+        else:
+            vs_unheld = un_se = np.nan
         rows.append({"item": name, "eligible_seat_games": int(n_a + n_b),
                      "seat_games": int(n_a), "held_share": n_a / (n_a + n_b),
                      "wins": float(s_held.sum()), "win_rate": rate_a,
                      "others_win_rate": rate_b, "diff_pp": 100 * diff,
                      "diff_low_pp": 100 * (diff - Z95 * se),
                      "diff_high_pp": 100 * (diff + Z95 * se), "se": se, "others": n_b,
+                     "unheld_seat_games": int(n_un.sum()),
+                     "vs_unheld_pp": 100 * vs_unheld,
+                     "vs_unheld_low_pp": 100 * (vs_unheld - Z95 * un_se),
+                     "vs_unheld_high_pp": 100 * (vs_unheld + Z95 * un_se),
                      "points": points, "points_low": points - Z95 * points_se,
                      "points_high": points + Z95 * points_se})
     out = pd.DataFrame(rows)
@@ -80,10 +99,12 @@ def _difference_rows(df: pd.DataFrame, game: np.ndarray, items: list[tuple[str, 
 
 
 def dealt_table(df: pd.DataFrame, game: np.ndarray, element: Element) -> pd.DataFrame:
-    """Per level of a dealt seat element (per item, for a hand): holders against
-    non-holders (causal), in win rate and in points, with p-values (Fisher's exact test
-    where a cell has fewer than 30 seat-games) adjusted by Holm (family-wise) and
-    Benjamini-Hochberg (false discovery) across the levels."""
+    """Per level of a dealt seat element (per item, for a hand): its win rate against the
+    average of the levels' (effect_pp, the model's number), the lift (holders against
+    non-holders, diff_pp) and the holder against games where nobody holds it (vs_unheld),
+    in win rate and in points, with p-values (a score test clustered by game; Fisher's
+    exact test where a cell has fewer than 30 seat-games) adjusted by Holm (family-wise)
+    and Benjamini-Hochberg (false discovery) across the levels."""
     col = df[element.column].astype("category")
     valid = col.notna().to_numpy()
     if element.sep:
@@ -95,13 +116,18 @@ def dealt_table(df: pd.DataFrame, game: np.ndarray, element: Element) -> pd.Data
     if not len(out):
         return out
     win = df["win"].to_numpy()
+    n_games = int(game.max()) + 1
+    dev, dev_se = deviations([per_game(win, game, n_games, masks[i]) for i in out["item"]])
+    out.insert(out.columns.get_loc("diff_pp"), "effect_pp", 100 * dev)
+    out.insert(out.columns.get_loc("diff_pp"), "effect_low_pp", 100 * (dev - Z95 * dev_se))
+    out.insert(out.columns.get_loc("diff_pp"), "effect_high_pp", 100 * (dev + Z95 * dev_se))
     p = []
     for r in out.itertuples():
+        held = masks[r.item]
         if min(r.seat_games, r.others) < EXACT_BELOW:
-            held = masks[r.item]
             p.append(fisher_p(r.wins, r.seat_games, win[valid & ~held].sum(), r.others))
         else:
-            p.append(float(normal_p(r.diff_pp, 100 * r.se)))
+            p.append(clustered_score_p(win, game, held, valid))
     out["p_value"] = p
     out["p_holm"] = adjust(out["p_value"], "holm")
     out["p_bh"] = adjust(out["p_value"], "fdr_bh")
@@ -111,7 +137,8 @@ def dealt_table(df: pd.DataFrame, game: np.ndarray, element: Element) -> pd.Data
 
 def kept_table(df: pd.DataFrame, element: Element, random_bots: set[str]) -> pd.DataFrame:
     """Per bot, dealt context and option: how often the bot chose it, its win rate, and the
-    difference from the context's first option for the same bot. Observational, except for
+    difference from the context's first option for the same bot (Newcombe interval, a
+    two-proportion test Holm-adjusted within the table). Observational, except for
     a bot that chooses at random, where the comparison is a randomised one (causal). The
     Newcombe interval takes a cell's seat-games as independent: a dealt context (a board)
     is held by one seat of a game, so one cell has at most one seat-game per game."""
@@ -134,11 +161,22 @@ def kept_table(df: pd.DataFrame, element: Element, random_bots: set[str]) -> pd.
     ref_n = ref["seat_games"].reindex(idx).to_numpy()
     out["diff_pp"] = 100 * (out["win_rate"] - ref_wins / ref_n)
     lo, hi = np.full(len(out), np.nan), np.full(len(out), np.nan)
+    p = np.full(len(out), np.nan)
     for i in np.flatnonzero(~first.to_numpy()):
-        lo[i], hi[i] = confint_proportions_2indep(out["wins"].iat[i], out["seat_games"].iat[i],
-                                                  ref_wins[i], ref_n[i], method="newcombe")
+        args = (out["wins"].iat[i], out["seat_games"].iat[i], ref_wins[i], ref_n[i])
+        lo[i], hi[i] = confint_proportions_2indep(*args, method="newcombe")
+        with np.errstate(divide="ignore", invalid="ignore"):  # a rate of 0: its ratios
+            p[i] = test_proportions_2indep(*args).pvalue
     out["diff_low_pp"], out["diff_high_pp"] = 100 * lo, 100 * hi
+    out["p_value"] = p
     out.loc[first.to_numpy(), "diff_pp"] = np.nan
+    ref_share = out["chosen_share"].where(first).groupby(
+        [out["bot"], out[ctx]], observed=True).transform("first")
+    # positivity: a bot that (almost) never chooses one of the two says nothing about it
+    out["identified"] = (out["chosen_share"] >= POSITIVITY) & (ref_share >= POSITIVITY)
+    gone = (~first & ~out["identified"]).to_numpy()
+    out.loc[gone, ["diff_pp", "diff_low_pp", "diff_high_pp", "p_value"]] = np.nan
+    out["p_holm"] = adjust(out["p_value"], "holm")
     out["causal"] = out["bot"].astype(str).isin(random_bots)
     return out
 
@@ -167,8 +205,11 @@ def kept_from_hand_table(df: pd.DataFrame, element: Element, sep: str,
             s_k, s_p = score[rows_dealt][kept], score[rows_dealt][~kept]
             ci = ttest_ind(s_k, s_p, equal_var=False).confidence_interval() \
                 if min(n_k, n_p) > 1 else None
+            share = n_k / (n_k + n_p)
             rows.append({"bot": bot, element.column: name, "dealt_seat_games": n_k + n_p,
-                         "kept_share": n_k / (n_k + n_p), "win_rate_kept": w_k / n_k,
+                         "kept_share": share,
+                         "identified": POSITIVITY <= share <= 1 - POSITIVITY,
+                         "win_rate_kept": w_k / n_k,
                          "win_rate_passed": w_p / n_p, "diff_pp": 100 * (w_k / n_k - w_p / n_p),
                          "diff_low_pp": 100 * lo, "diff_high_pp": 100 * hi, "p_value": p,
                          "points": s_k.mean() - s_p.mean(),
@@ -176,7 +217,11 @@ def kept_from_hand_table(df: pd.DataFrame, element: Element, sep: str,
                          "points_high": ci.high if ci else np.nan})
     out = pd.DataFrame(rows)
     if len(out):
-        out["p_holm"] = adjust(out["p_value"].fillna(1.0), "holm")
+        # a bot that (almost) always keeps or passes an item says nothing about keeping it
+        gone = ~out["identified"]
+        out.loc[gone, ["diff_pp", "diff_low_pp", "diff_high_pp", "p_value", "points",
+                       "points_low", "points_high"]] = np.nan
+        out["p_holm"] = adjust(out["p_value"], "holm")
         out["causal"] = out["bot"].astype(str).isin(random_bots)
     return out
 

@@ -9,8 +9,10 @@
 2. A planted difference: ``--bot`` in every seat of A, ``--planted`` in slot 0 of B, on
    common random numbers, with the indifference zone ``delta`` set to the difference itself
    (the design's own power point, the hardest case). The right verdict should come at least
-   1 - beta of the time, after fewer games on average than the fixed-n paired t-test of the
-   same alpha and power needs.
+   1 - beta of the time; the games it took are set beside the fixed-n paired t-test's.
+
+Every verdict "no difference larger than delta" must have its interval inside +/- delta:
+the table counts those that do not (there should be none).
 
 3. What pairing gives (``--pairing``): for rule variants and a bot swap, the variance of an
    unpaired difference over that of the paired one, estimated from the paired games (the
@@ -29,15 +31,17 @@ from collections import Counter
 import numpy as np
 
 from analysis.comparisons import compare
+from analysis.sequential import NO_DIFFERENCE
 from analysis.stats import wilson
 
 
 def repeats(n: int, game: str, players: int, bots: list[str], b_bots: list[str] | None,
             unpaired: bool, delta: float, batch: int, alpha: float, beta: float
-            ) -> tuple[Counter, np.ndarray, list[int]]:
-    """(verdict counts, games per repeat, fixed-n games per repeat) of ``n`` comparisons,
-    repeat r on master seed r (arm B on seed 10^9 + r when ``unpaired``)."""
-    verdicts, games, fixed = Counter(), [], []
+            ) -> tuple[Counter, np.ndarray, list[int], int]:
+    """(verdict counts, games per repeat, fixed-n games per repeat, "no difference" verdicts
+    whose interval reaches beyond +/- delta) of ``n`` comparisons, repeat r on master seed r
+    (arm B on seed 10^9 + r when ``unpaired``)."""
+    verdicts, games, fixed, beyond = Counter(), [], [], 0
     for r in range(n):
         c = compare(game, players, bots, b_bots=b_bots, seed=r,
                     b_seed=10**9 + r if unpaired else None, delta=delta, batch=batch,
@@ -45,15 +49,18 @@ def repeats(n: int, game: str, players: int, bots: list[str], b_bots: list[str] 
         verdicts[c.verdict] += 1
         games.append(c.summary["games"])
         fixed.append(c.summary["fixed_n"])
-    return verdicts, np.array(games), fixed
+        if c.verdict == NO_DIFFERENCE:
+            beyond += not -delta < c.summary["ci_low"] <= c.summary["ci_high"] < delta
+    return verdicts, np.array(games), fixed, beyond
 
 
 def _line(name: str, verdicts: Counter, games: np.ndarray, fixed: list[int], wrong: int,
-          n: int) -> str:
+          n: int, beyond: int) -> str:
     lo, hi = wilson(wrong, n)
     counts = ", ".join(f"{k}: {v}" for k, v in verdicts.most_common())
     return (f"| {name} | {n} | {counts} | {wrong / n:.3f} [{lo[0]:.3f}, {hi[0]:.3f}] | "
-            f"{games.mean():,.0f} (max {games.max():,}) | {int(np.median(fixed)):,} |")
+            f"{beyond} | {games.mean():,.0f} (max {games.max():,}) | "
+            f"{int(np.median(fixed)):,} |")
 
 
 VARIANTS = {  # name: (arm B's overrides, arm B's slot 0 bot)
@@ -105,19 +112,19 @@ def main(argv: list[str] | None = None) -> int:
     right = "B better" if big.summary["difference"] > 0 else "A better"
     print(f"planted: {a.planted} in slot 0 of {a.bot} x {a.players}: B - A = "
           f"{big.summary['difference']:+.4f} over 40,000 games\n")
-    print("| case | repeats | verdicts | error rate [95% Wilson] | games per arm, mean | "
-          "fixed-n |\n|---|---|---|---|---|---|")
+    print("| case | repeats | verdicts | error rate [95% Wilson] | no difference with the "
+          "interval beyond delta | games per arm, mean | fixed-n |\n|---|---|---|---|---|---|---|")
     cases = [("no difference, delta 0.02, batches of 500", same, 0.02, 500, True),
              (f"no difference, delta {effect:.3f}, batches of 20", same, effect, 20, True),
              (f"planted difference, delta {effect:.3f}, batches of 20", planted, effect, 20,
               False),
              ("planted difference, delta 0.02, batches of 500", planted, 0.02, 500, False)]
     for name, b_bots, delta, batch, null in cases:
-        verdicts, games, fixed = repeats(a.repeats, a.game, a.players, same, b_bots, null,
-                                         delta, batch, a.alpha, a.beta)
+        verdicts, games, fixed, beyond = repeats(a.repeats, a.game, a.players, same, b_bots,
+                                                 null, delta, batch, a.alpha, a.beta)
         wrong = (verdicts["A better"] + verdicts["B better"] if null
                  else a.repeats - verdicts[right])
-        print(_line(name, verdicts, games, fixed, wrong, a.repeats), flush=True)
+        print(_line(name, verdicts, games, fixed, wrong, a.repeats, beyond), flush=True)
     print(f"\nalpha {a.alpha}, beta {a.beta}; {time.perf_counter() - t0:.0f} s")
     return 0
 

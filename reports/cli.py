@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from analysis import MODEL_GAMES
+from analysis import BAND, MODEL_GAMES
 from analysis.catalogue import help_text
 from sim.core.data import parse_sets
 from sim.core.errors import ParameterError, PlaytestError
@@ -58,15 +58,16 @@ def cmd_simulate(a) -> int:
     else:
         print(f"{total:,} games in {info['seconds']:.1f} s -> {out}")
     if a.report:
-        return _report(out, Path(out) / "report")
+        return _report(out, Path(out) / "report", progress=not a.quiet)
     return 0
 
 
-def _report(run: str, out: str | Path | None, model_games: int = MODEL_GAMES) -> int:
+def _report(run: str, out: str | Path | None, model_games: int = MODEL_GAMES,
+            band: float = BAND, progress: bool = True) -> int:
     from reports.html import write_report
 
     try:
-        print(f"report: {write_report(run, out, model_games)}")
+        print(f"report: {write_report(run, out, model_games, band, progress)}")
     except KeyboardInterrupt:
         sys.stderr.write("playtest: interrupted: the report was not written (a page is "
                          "written whole or not at all); run the same command again\n")
@@ -75,7 +76,7 @@ def _report(run: str, out: str | Path | None, model_games: int = MODEL_GAMES) ->
 
 
 def cmd_report(a) -> int:
-    return _report(a.run, a.out, a.model_games)
+    return _report(a.run, a.out, a.model_games, a.band, not a.quiet)
 
 
 def cmd_replay(a) -> int:
@@ -119,9 +120,10 @@ def cmd_replay(a) -> int:
             raise PlaytestError(f"the card data of {a.run} has changed since it was played "
                                 f"(hash {req['data_hash']}, now {meta['data_hash']})")
     else:
-        if a.game is None or a.seed is None:
-            raise PlaytestError("replay needs GAME and --seed (or --run DIR)")
-        game, seed, players = a.game, whole("seed", a.seed, 0, MAX_SEED), a.players or 4
+        if a.game is None:
+            raise PlaytestError("replay needs GAME (or --run DIR)")
+        seed = 0 if a.seed is None else whole("seed", a.seed, 0, MAX_SEED)
+        game, players = a.game, a.players or 4
         whole("game", a.game_index, 0, MAX_GAMES)
         bots, rotate = _bots(game, a.bots, players), not a.no_rotate
         sets = _sets(a, game)
@@ -141,20 +143,21 @@ def _run_data(info: dict) -> str | None:
 def cmd_data(a) -> int:
     import importlib
 
-    from sim.core.data import LOADERS, read_toml, rule_items, with_sets
+    from sim.core.data import LOADERS
+    from sim.core.rule_keys import rule_keys
     from sim.core.runner import check_data
 
     sets = parse_sets(a.set)
     d = check_data(a.game, a.data, sets)
     print(f"{a.game} data is valid: {d.folder} (hash {d.hash})")
     if a.keys:
-        ranges = importlib.import_module(LOADERS[a.game]).RANGES
-        rules = with_sets(read_toml(d.folder, "rules.toml"), sets, a.game)
-        print("rules (--set KEY=VALUE overrides any of them):")
-        for key, value in rule_items(rules):
-            span = (f"{ranges[key][0]}..{ranges[key][1]}" if key in ranges
-                    else "checked with the tables it belongs to")
-            print(f"  {key} = {value!r}  ({span})")
+        print("rules (--set KEY=VALUE overrides any of them; the values each takes when "
+              "changed alone):")
+        for k in rule_keys(a.game, d.folder, sets,
+                           lambda s: check_data(a.game, a.data, s)):
+            print(f"  {k.key} = {k.value!r}: {k.settable}")
+            if k.note:
+                print(f"      {k.note}")
         return 0
     for name in importlib.import_module(LOADERS[a.game]).FILES:
         if name.endswith(".csv"):
@@ -168,15 +171,10 @@ def _sets(a, game: str, sets: list[str] | None = None, mode: str | None = None,
     """--set overrides plus --mode (a game with modes reads it from the same dict, so it is
     recorded, hashed and replayed as an override is); ``sets`` and ``mode`` instead of
     ``a.set`` and ``a.mode`` for one arm of a comparison (its --a-set, --a-mode)."""
-    from sim.core.registry import game_module
+    from sim.core.runner import with_mode
 
-    sets = parse_sets(a.set if sets is None else sets)
     mode = a.mode if mode is None and flag == "mode" else mode
-    if mode is not None:
-        if not hasattr(game_module(game), "MODES"):
-            raise ParameterError(flag, f"{game} has no modes")
-        sets["mode"] = mode
-    return sets
+    return with_mode(game, parse_sets(a.set if sets is None else sets), mode, flag)
 
 
 def _names(text: str | None) -> list[str] | None:
@@ -184,7 +182,7 @@ def _names(text: str | None) -> list[str] | None:
 
 
 def cmd_compare(a) -> int:
-    from analysis.comparisons import compare
+    from analysis.comparisons import compare, verdict_line
     from reports.compare_page import write_compare_page
 
     out = _out(a, f"runs/compare-{a.game}-{a.players}p-seed{a.seed}")
@@ -202,8 +200,11 @@ def cmd_compare(a) -> int:
                          "same command again to resume\n")
         return 130
     s = c.summary
-    print(f"{c.verdict}: {s['metric']}, B - A = {s['difference']:+.4f} [{s['ci_low']:+.4f}, "
-          f"{s['ci_high']:+.4f}] after {s['games']:,} games per arm -> {out}")
+    win = s["metric_key"].split(":")[0] in ("win", "seat-spread")
+    k, unit = (100, "points of win rate") if win else (1, "points")
+    default = ", the default for this metric" if s["delta_is_default"] else ""
+    print(f"{verdict_line(s)}. {s['reading']} (delta {k * s['delta']:g} {unit}{default}; "
+          f"{s['games']:,} games per arm) -> {out}")
     print(f"page: {write_compare_page(out)}")
     return 0
 
@@ -229,6 +230,20 @@ def cmd_tournament(a) -> int:
     for line in t.summary["disagreements"]:
         print(f"  note: {line}")
     print(f"page: {write_tournament_page(t, out)}")
+    return 0
+
+
+def cmd_diff(a) -> int:
+    from analysis.diff import diff_runs
+    from reports.diff_page import write_diff_page
+    from sim.core.checks import writable_folder
+
+    out = Path(_out(a, f"runs/diff-{Path(a.run_a).name}-{Path(a.run_b).name}"))
+    writable_folder(out)  # a bad --out is refused before the runs are read
+    d = diff_runs(a.run_a, a.run_b)
+    page = write_diff_page(d, a.run_a, a.run_b, out)
+    print(f"{'paired' if d.paired else 'unpaired'} diff of {d.a['request']['game']}: "
+          f"{len(d.changes)} difference(s) in the requests and data -> {page}")
     return 0
 
 
@@ -267,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
   playtest replay festival --seed 0 --game 17 --players 4 --bots greedy,hunter,builder,random
   playtest compare festival --bots greedy --b-bots explorer,greedy,greedy,greedy
   playtest tournament festival --bots random,builder,hunter,greedy,explorer
+  playtest diff runs/base runs/variant
   playtest bench festival
 
 """ + games_help())
@@ -322,6 +338,10 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     r.add_argument("--model-games", type=int, default=MODEL_GAMES,
                    help=f"games the model and the bootstrap use, the run's first ones "
                    f"(default {MODEL_GAMES}; 0: all)")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.add_argument("--band", type=float, default=BAND,
+                   help=f"percentage points of win rate beyond which the summary flags an "
+                   f"effect (default {BAND:g})")
     r.set_defaults(func=cmd_report)
 
     y = sub.add_parser("replay", help="print one game move by move", formatter_class=raw,
@@ -331,7 +351,8 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
 
 """ + games_help())
     y.add_argument("game", nargs="?", help=f"a game with an engine: {', '.join(GAMES)}")
-    y.add_argument("--seed", type=int, help="master seed of the run")
+    y.add_argument("--seed", type=int, help="master seed of the run (default 0, as for "
+                   "simulate; with --run, the run's)")
     y.add_argument("--game", dest="game_index", type=int, default=0, help="game index")
     y.add_argument("--players", type=int, help="players (default 4, or the run's)")
     y.add_argument("--bots", help="as for simulate")
@@ -363,10 +384,12 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
   playtest compare festival --bots greedy --b-set crowd_pleaser_tiles=2 --metric score
   playtest compare festival --a-bots greedy,hunter --b-bots explorer,hunter --players 2 \\
       --metric win --target slot=0 --games 20000
-Game i of both arms is dealt the same. The verdict (A better, B better, no difference within
-delta, undecided at max-games; with --games, undecided after the games asked) goes to
-OUT/compare.json, the page to OUT/compare.html; an interrupted comparison resumes with the
-same command.
+Game i of both arms is dealt the same. The verdict is what the interval shows: A better or
+B better (it excludes zero; for --metric seat-spread, A fairer or B fairer: the smaller lead
+of seat 0), no difference larger than delta (it lies inside +/- delta), or
+stopped without a decision within delta (at max-games, or after the games asked by --games).
+It goes to OUT/compare.json, the page to OUT/compare.html; an interrupted comparison resumes
+with the same command.
 
 """ + games_help())
     c.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
@@ -385,14 +408,20 @@ same command.
                    "--a-mode full --b-mode short, or --a-side A --b-side B")
     c.add_argument("--a-data", help="data folder of arm A (default: the shipped one)")
     c.add_argument("--b-data", help="data folder of arm B (default: the shipped one)")
-    c.add_argument("--metric", choices=("win", "score"), help="win rate or mean score of the "
-                   "target (default win; score when every slot's bot differs)")
-    c.add_argument("--target", help="seat=N, slot=N[,M] or bot=NAME (default: the slots whose "
-                   "bot differs; seat=0, the start player, for a rule variant)")
+    c.add_argument("--metric", choices=("win", "score", "seat-spread"),
+                   help="win rate or mean score of the target (default win; score when every "
+                   "slot's bot differs), or seat-spread: seat 0's win minus the last seat's, "
+                   "per game (is the game fairer in B?)")
+    c.add_argument("--target", help="seat=N, slot=N[,M], bot=NAME or holder=ELEMENT:LEVEL "
+                   "(the seat dealt that level, e.g. holder=admin_pair:recruiter; default: "
+                   "the slots whose bot differs; seat=0, the start player, for a rule "
+                   "variant)")
     c.add_argument("--alpha", type=float, default=0.05, help="false-positive rate (0.05)")
     c.add_argument("--beta", type=float, default=0.2, help="miss rate at delta (0.2)")
     c.add_argument("--delta", type=float, help="indifference zone: the smallest difference "
-                   "that matters (default 0.02 of win rate, 1 point of score)")
+                   "that matters (default 0.02 of win rate, for win and seat-spread; for a "
+                   "score, the game's: 1 point "
+                   "for Festival and Dice Theme Park, 2 for The Magnificent)")
     c.add_argument("--max-games", type=int, default=1_000_000,
                    help="games per arm at most (default 1000000)")
     c.add_argument("--games", type=int, help="fixed-n mode: play exactly this many games per "
@@ -431,6 +460,20 @@ and index.html into OUT; an interrupted tournament resumes with the same command
     t.add_argument("--threads", type=int, help="numba threads")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
     t.set_defaults(func=cmd_tournament)
+
+    f = sub.add_parser("diff", help="two finished runs of one game, element by element",
+                       formatter_class=raw, epilog="""examples:
+  playtest simulate dice_theme_park --out runs/base
+  playtest simulate dice_theme_park --set mascot_price=7 --out runs/mascot7
+  playtest diff runs/base runs/mascot7 --out runs/diff
+Runs of the same seed, players and rotation are paired (common random numbers); others are
+compared as independent samples. Writes OUT/index.html and OUT/diff.csv.
+
+""" + games_help())
+    f.add_argument("run_a", help="a finished run folder (A)")
+    f.add_argument("run_b", help="a finished run folder of the same game (B)")
+    f.add_argument("--out", help="the diff's folder (default runs/diff-A-B)")
+    f.set_defaults(func=cmd_diff)
 
     b = sub.add_parser("bench", help="games per second, compile time, memory",
                        formatter_class=raw, epilog="""examples:

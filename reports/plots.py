@@ -98,15 +98,32 @@ def score_hist(df: pd.DataFrame) -> str:
     return _save(fig)
 
 
-def source_bars(dist: pd.DataFrame) -> str:
-    """Mean points by source, stacked per bot."""
+def source_segments(dist: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
+    """Each bot's mean points by source as bar segments (source, bot, start, width): gains
+    stacked right of zero, losses (penalties) left of it; and each bot's net score."""
     parts = dist[dist["measure"] != "score"].pivot(index="bot", columns="measure", values="mean")
-    fig, ax = plt.subplots(figsize=(8.5, 1.4 + 0.45 * len(parts)))
-    left = np.zeros(len(parts))
+    right, left = np.zeros(len(parts)), np.zeros(len(parts))
+    rows = []
     for col in parts.columns:
-        ax.barh(parts.index.astype(str), parts[col], left=left, label=col.removeprefix("score_"))
-        left += parts[col].to_numpy()
-    ax.set_xlabel("mean points")
+        v = parts[col].to_numpy()
+        start = np.where(v >= 0, right, left)
+        rows += [{"source": col.removeprefix("score_"), "bot": str(b), "start": s, "width": w}
+                 for b, s, w in zip(parts.index, start, v)]
+        right += np.where(v >= 0, v, 0)
+        left += np.where(v < 0, v, 0)
+    return pd.DataFrame(rows), pd.Series(right + left, index=parts.index.astype(str))
+
+
+def source_bars(dist: pd.DataFrame) -> str:
+    """Mean points by source, stacked per bot: gains right of zero, losses (penalties) left
+    of it, and a mark at the net score."""
+    segments, net = source_segments(dist)
+    fig, ax = plt.subplots(figsize=(8.5, 1.4 + 0.45 * len(net)))
+    for source, s in segments.groupby("source", sort=False):
+        ax.barh(s["bot"], s["width"], left=s["start"], label=source)
+    ax.plot(net.to_numpy(), net.index, "k|", ms=14, mew=2, label="net score")
+    ax.axvline(0, color=GREY, lw=1)
+    ax.set_xlabel("mean points (losses left of zero)")
     ax.set_title("Where the points come from", fontsize=10)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return _save(fig)
@@ -129,33 +146,24 @@ def length_hist(games: pd.DataFrame, column: str, by: str | None) -> str:
     return _save(fig)
 
 
-def sequential_path(path: pd.DataFrame, upper: float, lower: float, delta: float,
-                    unit: str) -> str:
-    """The SPRT's two log-likelihood ratios against Wald's boundaries (left) and the
-    difference with its confidence sequence against the indifference zone (right)."""
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(10, 3.6))
-    g = path["games"]
-    ax.plot(g, path["llr_plus"], "o-", ms=3, color=BLUE, label="B better by delta vs none")
-    ax.plot(g, path["llr_minus"], "o-", ms=3, color=RED, label="A better by delta vs none")
-    ax.axhline(upper, color="black", lw=1, ls="--", label=f"decide (ratio {np.exp(upper):.0f})")
-    ax.axhline(lower, color=GREY, lw=1, ls="--", label="no difference")
-    ax.set_ylim(max(min(path[["llr_plus", "llr_minus"]].min().min(), lower) - 1, 4 * lower),
-                max(path[["llr_plus", "llr_minus"]].max().max(), upper) + 1)
-    ax.set_xlabel("games per arm")
-    ax.set_ylabel("log-likelihood ratio")
-    ax.set_title("Sequential test against its boundaries", fontsize=10)
-    ax.legend(fontsize=7)
+def sequential_path(path: pd.DataFrame, delta: float, scale: float, unit: str) -> str:
+    """The difference look by look with its confidence sequence, against zero (a side
+    better once the band leaves it) and +/- delta (no difference once inside)."""
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
     finite = path[np.isfinite(path["cs_low"])]
-    bx.fill_between(finite["games"], finite["cs_low"], finite["cs_high"], color=BLUE, alpha=0.2,
-                    lw=0, label="confidence sequence")
-    bx.plot(g, path["difference"], "o-", ms=3, color=BLUE, label="B - A")
+    ax.fill_between(finite["games"], scale * finite["cs_low"], scale * finite["cs_high"],
+                    color=BLUE, alpha=0.2, lw=0, label="confidence sequence")
+    ax.plot(path["games"], scale * path["difference"], "o-", ms=3, color=BLUE, label="B - A")
     for y in (-delta, delta):
-        bx.axhline(y, color=GREY, lw=1, ls="--")
-    bx.axhline(0, color="black", lw=0.8)
-    bx.set_xlabel("games per arm")
-    bx.set_ylabel(f"B - A ({unit})")
-    bx.set_title("Difference, anytime-valid interval, +/- delta", fontsize=10)
-    bx.legend(fontsize=7)
+        ax.axhline(scale * y, color=GREY, lw=1, ls="--")
+    ax.axhline(0, color="black", lw=0.8)
+    if len(finite):
+        span = max(float(finite[["cs_low", "cs_high"]].abs().max().max()), 2 * delta)
+        ax.set_ylim(-scale * span * 1.1, scale * span * 1.1)
+    ax.set_xlabel("games per arm")
+    ax.set_ylabel(f"B - A ({unit})")
+    ax.set_title("Difference, anytime-valid interval, +/- delta", fontsize=10)
+    ax.legend(fontsize=7)
     return _save(fig)
 
 

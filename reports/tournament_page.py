@@ -7,19 +7,25 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.formatting import signed
 from analysis.tournaments import PRIOR, RESAMPLES, Tournament
-from reports import plots
+from reports import plots, run_header
 from reports.html import img, note, table_html, write_page
 
 
-def _shown(df: pd.DataFrame, percent: tuple[str, ...], formats: dict[str, str]) -> str:
-    """A table with rates in percent and other numbers in the given formats."""
+def _shown(df: pd.DataFrame, percent: tuple[str, ...], formats: dict) -> str:
+    """A table with rates in percent and other numbers by the given functions (the rest as
+    every page writes them)."""
     out = df.copy()
     for c in percent:
         out[c] = out[c].map(lambda x: f"{100 * x:.2f}%")
     for c, spec in formats.items():
-        out[c] = out[c].map(spec.format)
+        out[c] = out[c].map(spec)
     return table_html(out)
+
+
+def _rating(x: float) -> str:
+    return signed(x, 3)
 
 
 def write_tournament_page(t: Tournament, folder: str | Path) -> Path:
@@ -39,9 +45,15 @@ def write_tournament_page(t: Tournament, folder: str | Path) -> Path:
         f"({t.summary['games_per_table']:,} games each, seats rotated), master seed "
         f"{req['seed']}.</p>"
         + (f"<p>Entered under another name: {html.escape(', '.join(aliases))}.</p>"
-           if aliases else "")
-        + (f"<p>Rule overrides: {html.escape(str(req['sets']))}.</p>" if req["sets"] else "")
-        + "</div>",
+           if aliases else "") + "</div>",
+        "<h2 id='run'>What was run</h2>" + run_header.table(run_header.rows(
+            req["game"], req["players"], [f"{n} (bot {b})" if n != b else n
+                                          for n, b in names.items()],
+            req["sets"], req.get("data"), f"{req['seed']} (table j plays on a seed of its own "
+            "drawn from it)", f"{t.summary['games']:,}",
+            [("tables", f"{t.summary['tables']:,} line-ups of {req['players']}, every "
+              f"cyclic seating order, {t.summary['games_per_table']:,} games each")],
+            label="entrants")),
         "<h2 id='ratings'>Ratings</h2>",
         note("Bradley-Terry ratings (log-strength, mean 0) fitted by choix on every pair of "
              "each game's finishing order: bot a finishes above bot b with probability "
@@ -50,8 +62,7 @@ def write_tournament_page(t: Tournament, folder: str | Path) -> Path:
              f"A prior of {PRIOR} games per pair keeps a bot that never wins finite. Win "
              "rates with Wilson intervals (a shared win counts 1/k)."),
         _shown(t.ratings, ("win_rate", "win_low", "win_high"),
-               {"rating": "{:+.3f}", "ci_low": "{:+.3f}", "ci_high": "{:+.3f}",
-                "mean_score": "{:.2f}", "mean_rank": "{:.2f}"}),
+               {"rating": _rating, "ci_low": _rating, "ci_high": _rating}),
         img(plots.rating_bars(t.ratings), "ratings"),
         note("The ratings agree with the head-to-head results: no pair is rated against its "
              "head-to-head rate, and every pair whose rate is more than 3 standard errors "
@@ -63,7 +74,7 @@ def write_tournament_page(t: Tournament, folder: str | Path) -> Path:
              "(each pair met in the same number of games), with a 95% Wilson interval."),
         img(plots.head_to_head(matrix), "head to head"),
         _shown(h2h.assign(se=100 * h2h["se"]).rename(columns={"se": "se_pp"}),
-               ("rate", "ci_low", "ci_high"), {"above": "{:.1f}", "se_pp": "{:.2f}"}),
+               ("rate", "ci_low", "ci_high"), {"se_pp": "{:.2f}".format}),
         "<h2 id='scores'>Scores</h2>",
         table_html(t.scores),
         img(plots.score_hist(rows), "score distributions"),

@@ -7,7 +7,7 @@ import pandas as pd  # noqa: I001
 import sim.core.kernel_cache  # noqa: F401  (first: decides where kernels are cached)
 from sim.core.errors import ParameterError, PlaytestError
 from sim.core.run_folder import load_results
-from sim.core.runner import run, simulate_frame
+from sim.core.runner import run, simulate_frame, with_mode
 
 __all__ = ["simulate", "run", "load_results", "PlaytestError"]
 
@@ -18,6 +18,7 @@ def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
              chunk_size: int | None = None, threads: int | None = None,
              backend: str | None = None, workers: int | None = None,
              address: str | None = None, sets: dict | None = None,
+             mode: str | None = None, side: str | None = None,
              **unknown) -> pd.DataFrame:
     """Simulate ``games`` games and return one row per (game, seat).
 
@@ -27,14 +28,23 @@ def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
     games go to a run folder (resumable, see sim.core.runner.run; ``backend``, ``workers``
     and ``address`` choose where they are played); without it they are played in memory.
     ``sets`` overrides values of the game's rules.toml ({"pile_size": 6}, dotted keys for
-    tables). Bad input raises PlaytestError naming the parameter.
+    tables). ``mode`` (Dice Theme Park: "intro" or "full") or ``side`` (The Magnificent:
+    "A" or "B") as on the command line. Bad input raises PlaytestError naming the
+    parameter. The DataFrame's ``attrs["playtest"]`` records the run (its game and request),
+    so ``analysis.analyse(df)`` needs nothing else.
 
     >>> df = simulate("festival", games=1000, players=3, bots="greedy", seed=7)
+    >>> df = simulate("magnificent", games=1000, players=2, side="B")
     """
     if unknown:
         raise PlaytestError(f"simulate() has no parameter '{next(iter(unknown))}'")
     if not isinstance(game, str):
         raise ParameterError("game", f"must be a game's name, got {game!r}")
+    if mode is not None and side is not None:
+        raise ParameterError("side", "and mode= name the same thing: give one")
+    if mode is not None or side is not None:
+        sets = with_mode(game, sets, mode if side is None else side,
+                         "mode" if side is None else "side")
     if out is None:
         for name, value in (("backend", backend), ("workers", workers), ("address", address)):
             if value is not None:

@@ -8,10 +8,11 @@ from statsmodels.discrete.discrete_model import Logit
 
 from analysis import convergence, distributions, elements, seats
 from analysis.effects import effects
-from analysis.points import score_differences
+from analysis.points import score_deviations
 from analysis.rates import game_codes
-from analysis.summary import summarise
-from sim.core.declaration import GameElement
+from analysis.stats import Z95
+from analysis.summary import Z_POWER, dealt_lines, seat_lines, sensitivity
+from sim.core.declaration import Element, GameElement, ResultsDeclaration
 
 
 @pytest.fixture(scope="module")
@@ -46,14 +47,14 @@ def test_seat_numbers(table):
     assert fl["ci_low_pp"] < fl["estimate_pp"] < fl["ci_high_pp"]
 
 
-def test_points_are_level_minus_reference(table):
+def test_points_are_level_minus_the_average_of_the_levels(table):
     game, n = game_codes(table)
-    strong = (table["bot"] == "strong").to_numpy()
-    plain = (table["bot"] == "plain").to_numpy()
-    est, lo, hi = score_differences(table["score"].to_numpy(), game, n, [(strong, plain)])
-    want = table.loc[strong, "score"].mean() - table.loc[plain, "score"].mean()
-    assert est[0] == pytest.approx(want) and want > 0
-    assert lo[0] < est[0] < hi[0]
+    bots = ["plain", "strong", "twin"]
+    masks = [(table["bot"] == b).to_numpy() for b in bots]
+    [(est, lo, hi)] = score_deviations(table["score"].to_numpy(), game, n, [masks])
+    means = table.groupby("bot", observed=True)["score"].mean()[bots]
+    assert np.allclose(est, means - means.mean()) and est[1] > 0
+    assert (lo < est).all() and (est < hi).all()
 
 
 def test_game_element_rows(table):
@@ -82,23 +83,66 @@ def test_effect_intervals_equal_statsmodels_for_two_levels():
     res = Logit(df["win"].to_numpy(), x).fit(disp=0, cov_type="cluster",
                                              cov_kwds={"groups": game})
     me = res.get_margeff(at="overall", dummy=True).summary_frame()
-    assert list(fx["factor"]) == ["seat", "Colour"]
-    assert np.allclose(fx["effect_pp"], 100 * me["dy/dx"], rtol=1e-8)
-    assert np.allclose(fx["ci_low_pp"], 100 * me["Conf. Int. Low"], rtol=1e-5)
-    assert np.allclose(fx["ci_high_pp"], 100 * me["Cont. Int. Hi."], rtol=1e-5)
+    second = fx.groupby("factor", sort=False).nth(1)  # seat 1, blue: against the first
+    assert list(second["factor"]) == ["seat", "Colour"]
+    assert np.allclose(second["vs_reference_pp"], 100 * me["dy/dx"], rtol=1e-8)
+    assert np.allclose(second["vs_reference_low_pp"], 100 * me["Conf. Int. Low"], rtol=1e-5)
+    assert np.allclose(second["vs_reference_high_pp"], 100 * me["Cont. Int. Hi."], rtol=1e-5)
+    # two levels: each is half the contrast away from their average, with half the error
+    assert np.allclose(second["effect_pp"], 50 * me["dy/dx"], rtol=1e-8)
+    assert np.allclose(second["ci_high_pp"] - second["effect_pp"],
+                       50 * (me["Cont. Int. Hi."] - me["dy/dx"]), rtol=1e-5)
 
 
-def test_the_summary_names_effects_on_either_side_of_zero():
-    fx = pd.DataFrame({"block": ["causal"] * 3, "factor": ["bot", "bot", "Colour"],
-                       "level": ["weak", "strong", "blue"],
-                       "reference": ["plain", "plain", "red"], "effect_pp": [-8.0, 5.0, 0.3],
-                       "ci_low_pp": [-9.0, 4.0, -0.5], "ci_high_pp": [-7.0, 6.0, 1.1],
-                       "points": [-2.0, 1.0, 0.0], "points_ci_low": [-2.5, 0.5, -0.2],
-                       "points_ci_high": [-1.5, 1.5, 0.2]})
-    findings, limits = summarise(fx, pd.DataFrame(), False, 1000, 1000)
-    assert findings[0].startswith("Bot: weak rather than plain: -8.0 percentage points")
-    assert findings[1].startswith("Bot: strong rather than plain: +5.0")
-    assert "Not resolved (intervals include zero): Colour blue." in limits
+def _effects(factor, levels, effect, half, p_holm, bot="pooled", interaction_p=np.nan):
+    effect = np.asarray(effect, float)
+    return pd.DataFrame({"block": "causal", "factor": factor, "level": levels, "bot": bot,
+                         "effect_pp": effect, "ci_low_pp": effect - half,
+                         "ci_high_pp": effect + half, "p_holm": p_holm,
+                         "interaction_p": interaction_p, "vs_reference_pp": effect - effect[0],
+                         "vs_reference_low_pp": effect - effect[0] - half,
+                         "vs_reference_high_pp": effect - effect[0] + half})
+
+
+DECL = ResultsDeclaration("t", elements=(Element("colour", "dealt", "Colour"),))
+
+
+def test_the_board_names_only_what_survives_holm_and_bounds_the_rest():
+    """Colour: blue survives Holm, red's raw interval excludes zero but its Holm p does
+    not, so only blue is named; the seats survive nothing and get a bound."""
+    colour = _effects("Colour", ["red", "blue", "green"], [1.5, 2.5, -4.0], 1.2,
+                      [0.09, 0.001, 1e-6])
+    lines = dealt_lines(colour, {}, DECL, ["a", "b"], band=3.0)
+    texts = [line.text for line in lines]
+    assert texts == ["Colour: green -4.0 pp against the average colour [-5.2, -2.8].",
+                     "Colour: blue +2.5 pp against the average colour [+1.3, +3.7]."]
+    assert [line.flagged for line in lines] == [True, False]  # beyond the band of 3 pp
+    seat = _effects("seat", ["0", "1"], [0.4, -0.4], 0.9, [0.8, 0.8])
+    [line] = seat_lines(pd.DataFrame(), pd.DataFrame(), seat, False, ["a", "b"], 2.0)
+    assert line.text.startswith("No seat effect larger than 1.3 pp")
+    quiet = _effects("Colour", ["red", "blue"], [0.2, -0.2], 0.5, [0.6, 0.6])
+    assert [x.text for x in dealt_lines(quiet, {}, DECL, ["a"], 2.0)] == [
+        "No colour level differs from the average by more than 0.7 pp (95% intervals)."]
+
+
+def test_the_board_says_when_the_bots_disagree():
+    rows = pd.concat([_effects("Colour", ["red", "blue"], [1.0, -1.0], 0.5, [1e-4] * 2,
+                               interaction_p=1e-5),
+                      _effects("Colour", ["red", "blue"], [3.0, -3.0], 0.5, [0] * 2, "x"),
+                      _effects("Colour", ["red", "blue"], [-1.0, 1.0], 0.5, [0] * 2, "y")])
+    lines = dealt_lines(rows, {}, DECL, ["x", "y"], 2.0)
+    assert lines[-1].text == ("The colour's effect differs by bot (interaction test p = 1e-05): "
+                              "blue is -3.0 pp for x, +1.0 pp for y; pooled -1.0 pp. The effect "
+                              "belongs to the line-up: read it per bot.")
+
+
+def test_the_sensitivity_line_gives_80_percent_power_and_the_games_for_one_point():
+    fx = _effects("Colour", ["red", "blue"], [0.0, 0.0], Z95 * 0.5, [1, 1])
+    [line] = sensitivity(fx, 10_000, 50_000)
+    detectable = Z_POWER * 0.5  # 2.8 standard errors
+    assert f"effect of {detectable:.1f} pp is found 80% of the time" in line.text
+    assert f"{10_000 * detectable**2:,.0f} games" in line.text
+    assert "the model's 10,000 games" in line.text
 
 
 def test_running_rates_end_at_the_whole_runs_rates(table):
@@ -110,3 +154,15 @@ def test_running_rates_end_at_the_whole_runs_rates(table):
     first = run[run["games"] == 10].set_index("level")
     ten = table[table["game_index"] < 10]
     assert first.loc["0", "win_rate"] == pytest.approx(ten.loc[ten["seat"] == 0, "win"].mean())
+
+
+def test_the_board_names_a_level_by_its_setup_tables_score_test():
+    """With the setup table there, its Holm-adjusted score test decides what is named (the
+    model's Wald p-values run over at small thresholds); the numbers are the model's."""
+    colour = _effects("Colour", ["red", "blue", "green"], [1.5, 2.5, -4.0], 1.2,
+                      [0.09, 0.001, 1e-6])
+    table = pd.DataFrame({"colour": ["red", "blue", "green"], "p_holm": [0.01, 0.2, 0.001]})
+    lines = dealt_lines(colour, {"colour_dealt": table}, DECL, ["a", "b"], band=3.0)
+    assert [line.text for line in lines] == [
+        "Colour: green -4.0 pp against the average colour [-5.2, -2.8].",
+        "Colour: red +1.5 pp against the average colour [+0.3, +2.7]."]

@@ -297,7 +297,7 @@ def test_a_relative_data_folder_replays_from_anywhere(tmp_path, monkeypatch, cap
     (["replay", "festival", "--seed", "-1"], "--seed must be from 0"),
     (["replay", "festival", "--seed", "1", "--players", "9"], "2 to 4 players"),
     (["replay", "festival", "--seed", "1", "--game", "-1"], "--game must be from 0"),
-    (["replay", "festival", "--game", "3"], "replay needs GAME and --seed"),
+    (["replay", "--game", "3"], "replay needs GAME (or --run DIR)"),
     (["replay", "--run", "RUN", "--game", "300"], "--game must be from 0 to 299, got 300"),
     (["replay", "--run", "RUN", "--seed", "9"], "--seed 9 contradicts the run"),
     (["replay", "--run", "RUN", "--players", "3"], "--players 3 contradicts the run"),
@@ -562,19 +562,23 @@ def test_report_refuses_an_out_it_cannot_write_before_analysing(run_copy, tmp_pa
 
 
 def test_ctrl_c_during_report_is_one_line_and_leaves_no_page(run_copy, capsys, monkeypatch):
-    import reports.html
+    """Ctrl-C as the page is being renamed into place: no page, no temporary file."""
+    import analysis.folders
 
-    real = reports.html.write_page
+    real = analysis.folders.os.replace
 
-    def interrupted(page, *args, **kwargs):
-        raise KeyboardInterrupt
+    def interrupted(src, dst):
+        if str(dst).endswith("index.html"):
+            raise KeyboardInterrupt
+        return real(src, dst)
 
-    monkeypatch.setattr(reports.html, "write_page", interrupted)
-    assert main(["report", str(run_copy)]) == 130
+    monkeypatch.setattr(analysis.folders.os, "replace", interrupted)
+    assert main(["report", str(run_copy), "--quiet"]) == 130
     _one_line(capsys, "interrupted: the report was not written")
     assert not (run_copy / "report" / "index.html").exists()
-    monkeypatch.setattr(reports.html, "write_page", real)
-    assert main(["report", str(run_copy)]) == 0
+    assert not list((run_copy / "report").glob(".*.tmp"))
+    monkeypatch.setattr(analysis.folders.os, "replace", real)
+    assert main(["report", str(run_copy), "--quiet"]) == 0
 
 
 def test_a_run_of_another_engine_version_is_not_resumed(run_copy, capsys):

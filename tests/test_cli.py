@@ -171,3 +171,83 @@ def test_python_api_takes_one_bot_for_every_seat():
     assert list(one["bot"].unique()) == ["hunter"] and len(one) == 60
     assert one.equals(simulate("festival", games=20, players=3, bots="hunter", seed=2))
     assert one.equals(simulate("festival", games=20, players=3, bots=["hunter"] * 3, seed=2))
+
+
+def test_python_api_takes_the_mode_or_side_as_the_command_line_does():
+    from sim import simulate
+    from sim.core.errors import PlaytestError
+
+    intro = simulate("dice_theme_park", games=6, players=2, bots="random", mode="intro")
+    assert intro.equals(simulate("dice_theme_park", games=6, players=2, bots="random",
+                                 sets={"mode": "intro"}))
+    assert set(intro["mode"]) == {"intro"}
+    side_b = simulate("magnificent", games=6, players=2, bots="random", side="B")
+    assert side_b.attrs["playtest"]["request"]["sets"] == {"mode": "B"}
+    for kwargs, expect in [({"mode": "full", "side": "B"}, "name the same thing"),
+                           ({"mode": "long"}, "--mode 'long' is unknown")]:
+        with pytest.raises(PlaytestError, match=expect):
+            simulate("dice_theme_park", games=2, players=2, **kwargs)
+    with pytest.raises(PlaytestError, match="festival has no modes"):
+        simulate("festival", games=2, side="B")
+
+
+def test_analyse_reads_the_game_from_a_simulated_table_or_says_what_it_needs(tmp_path):
+    import pandas as pd
+
+    from analysis.analyse import analyse
+    from sim import load_results, simulate
+    from sim.core.errors import PlaytestError
+
+    df = simulate("festival", games=300, players=3, seed=1)
+    a = analyse(df)
+    assert a.decl.title == "Festival" and "board_dealt" in a.tables and a.findings
+    run = simulate("festival", games=300, players=3, seed=1, out=str(tmp_path / "r"))
+    assert analyse(load_results(tmp_path / "r")).tables["effects"].equals(
+        a.tables["effects"]) and run.attrs["playtest"]["request"]["game"] == "festival"
+    with pytest.raises(PlaytestError, match="analyse\\(\\) needs the game's declaration"):
+        analyse(pd.DataFrame(df))  # a copy made without its attrs
+    with pytest.raises(PlaytestError, match="needs the game's declaration"):
+        analyse(df.to_dict())
+
+
+def test_replay_defaults_the_seed_to_0_as_simulate_does(capsys):
+    assert main(["replay", "festival", "--game", "3", "--players", "2"]) == 0
+    default = capsys.readouterr().out
+    assert main(["replay", "festival", "--game", "3", "--players", "2", "--seed", "0"]) == 0
+    assert capsys.readouterr().out == default and "seed 0" in default
+
+
+def test_data_keys_say_what_each_rule_does_and_what_it_can_be_set_to(capsys):
+    assert main(["data", "festival", "--keys"]) == 0
+    out = capsys.readouterr().out
+    assert "  crowd_pleaser_tiles = 4: 0..4\n      crowd-pleaser tiles in play" in out
+    assert "  board_rows = 3: only 3 (the rules fix it)\n" in out
+    # why, by file name: the folder is on the first line only
+    assert "  pile_size = 7: cannot change alone: objectives.csv: 28 cards" in out
+    assert "rules.toml with" not in out and out.count("/seeds/festival") == 1
+    # every key has its note
+    keys = [line for line in out.splitlines() if line.startswith("  ") and " = " in line]
+    notes = [line for line in out.splitlines() if line.startswith("      ")]
+    assert len(keys) == len(notes) == 10
+
+
+def test_a_rules_settable_range_is_found_at_its_bound():
+    from sim.core.errors import PlaytestError
+    from sim.core.rule_keys import settable
+
+    calls = []
+
+    def check(sets):  # a rule that refuses values above 37 and below 3
+        calls.append(sets["k"])
+        if not 3 <= sets["k"] <= 37:
+            raise PlaytestError(f"k = {sets['k']} is out of bounds")
+
+    assert settable(check, "k", 10, (0, 100)) == "3..37"
+    assert len(calls) < 20  # bisection, not every value
+    assert settable(check, "k", 10, (5, 20)) == "5..20"  # both ends accepted: two calls
+    assert settable(lambda s: None, "flag", True, None) == "true or false"
+
+    def fixed(sets):
+        raise PlaytestError("the deck has 10 cards")
+
+    assert settable(fixed, "k", 10, None) == "cannot change alone: the deck has 10 cards"

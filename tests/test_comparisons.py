@@ -4,44 +4,67 @@ and the same code for every registered game (the toy game)."""
 import json
 
 import numpy as np
+import page_reader
 import pytest
 
 from analysis import compare
-from analysis.sequential import Design, Sprt, paired_summary
+from analysis.comparisons import verdict_line
+from analysis.sequential import (
+    NO_DIFFERENCE,
+    UNDECIDED,
+    Design,
+    Sequential,
+    confidence_sequence,
+    paired_summary,
+)
 from reports.cli import main
 from reports.compare_page import write_compare_page
 from sim.core.errors import PlaytestError
 
 
-def _decide(mu: float, sd: float, design: Design, rng, batch: int = 50) -> tuple[str, int]:
-    test = Sprt(design)
+def _decide(mu: float, sd: float, design: Design, rng, batch: int = 50
+            ) -> tuple[str, int, tuple[float, float]]:
+    test = Sequential(design, horizon=400 * batch)
     for _ in range(400):
         verdict = test.update(rng.normal(mu, sd, batch))
         if verdict:
-            return verdict, test.n
-    return "undecided", test.n
+            return verdict, test.n, test.interval()
+    return UNDECIDED, test.n, test.interval()
 
 
-def test_the_sprt_holds_its_error_rates_and_beats_the_fixed_n_test():
+def test_the_sequential_test_holds_its_error_rates_and_its_verdicts_match_the_interval():
     """Normal differences: under the null at most alpha (plus 3 standard errors of 400
-    repeats) decide a side; at +delta at least 1 - beta decide B better; the average sample
-    number at both is below the fixed-n paired t-test's."""
+    repeats) decide a side; at +delta at least 1 - beta decide B better; every verdict is
+    what its interval shows."""
     design = Design(alpha=0.05, beta=0.2, delta=0.1)
     rng = np.random.default_rng(3)
-    fixed = design.fixed_n(1.0)
     null = [_decide(0.0, 1.0, design, rng) for _ in range(400)]
-    wrong = sum(v in ("A better", "B better") for v, _ in null) / 400
-    assert wrong <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 400)
-    assert np.mean([n for _, n in null]) < fixed
     planted = [_decide(0.1, 1.0, design, rng) for _ in range(400)]
-    assert sum(v == "B better" for v, _ in planted) / 400 >= 0.8
-    assert np.mean([n for _, n in planted]) < fixed
+    wrong = sum(v in ("A better", "B better") for v, _, _ in null) / 400
+    assert wrong <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 400)
+    assert sum(v == "B better" for v, _, _ in planted) / 400 >= 0.8
     assert _decide(-0.3, 1.0, design, rng)[0] == "A better"
+    for verdict, _, (low, high) in null + planted:
+        if verdict == NO_DIFFERENCE:
+            assert -0.1 < low and high < 0.1
+        elif verdict == "B better":
+            assert low > 0
+        elif verdict == UNDECIDED:
+            assert low <= 0 <= high and (low <= -0.1 or high >= 0.1)
+    assert sum(v == NO_DIFFERENCE for v, _, _ in null) > 300  # most nulls end decided
 
 
-def test_identical_games_accept_the_null_at_the_first_look():
-    test = Sprt(Design(delta=0.02))
-    assert test.update(np.zeros(1000)) == "no difference within delta"
+def test_the_test_stops_only_where_the_interval_says_something():
+    """Differences centred on zero but too few to bound them within delta: no verdict."""
+    test = Sequential(Design(delta=0.02))
+    assert test.update(np.resize([0.5, -0.5], 100)) is None  # mean 0, sd 0.5: [-0.3, 0.3]
+    low, high = test.interval()
+    assert low < -0.02 and high > 0.02
+
+
+def test_identical_games_say_no_difference_at_the_first_look():
+    test = Sequential(Design(delta=0.02))
+    assert test.update(np.zeros(1000)) == NO_DIFFERENCE
     assert test.interval() == (0.0, 0.0)
 
 
@@ -51,7 +74,7 @@ def test_the_confidence_sequence_covers_the_mean_at_every_look():
     rng = np.random.default_rng(5)
     missed = 0
     for _ in range(300):
-        test = Sprt(Design(alpha=0.1, delta=0.05))
+        test = Sequential(Design(alpha=0.1, delta=0.05))
         hit = False
         for _ in range(40):
             test.update(rng.normal(0.3, 1.0, 100))
@@ -59,6 +82,13 @@ def test_the_confidence_sequence_covers_the_mean_at_every_look():
             hit |= not low <= 0.3 <= high
         missed += hit
     assert missed / 300 <= 0.1 + 3 * np.sqrt(0.1 * 0.9 / 300)
+
+
+def test_the_confidence_sequence_is_the_papers_formula():
+    # Waudby-Smith et al. (2024) eq. 2.4 at n = 100, sd 2, rho^2 = 0.01, alpha 0.05
+    low, high = confidence_sequence(0.5, 2.0, 100, 0.05, 0.01)
+    radius = 2.0 * np.sqrt(2 * 2 / (100 * 1) * np.log(np.sqrt(2) / 0.05))
+    assert (low, high) == pytest.approx((0.5 - radius, 0.5 + radius))
 
 
 def test_fixed_n_is_the_t_tests_sample_size():
@@ -90,13 +120,18 @@ def test_compare_runs_on_the_toy_game_and_finds_the_planted_bot(tmp_path, toy_re
     assert len(c.games) == c.summary["games"] == c.path["games"].iloc[-1]
     page = write_compare_page(out).read_text()
     assert "B better" in page and "variance_reduction" in page and "sequential" in page
+    head = page_reader.run_header(page)
+    assert head["bots (by slot)"] == "A: plain, plain, plain; B: strong, plain, plain"
+    assert head["games"] == f"{c.summary['games']:,} per arm" and head["playtest version"]
+    bad = [b for t in page_reader.read(page).tables for b in page_reader.unformatted(t, 3)]
+    assert not bad, bad[:10]
 
 
 def test_a_bot_under_another_name_makes_no_difference(toy_registered):
     """The toy's twin plays like plain: common random numbers give identical games, and the
     test accepts the null at once."""
     c = compare("toy", 2, "plain", b_bots=["twin", "plain"], batch=200, max_games=2000)
-    assert c.verdict == "no difference within delta"
+    assert c.verdict == NO_DIFFERENCE
     assert c.summary["games"] == 200 and c.summary["difference"] == 0
 
 
@@ -130,7 +165,7 @@ def test_an_interrupted_comparison_resumes_to_the_same_result(tmp_path):
     out = tmp_path / "cmp"
     kwargs = dict(b_seed=1, batch=500, delta=0.005, max_games=3000, out=out)
     first = compare("festival", 4, "greedy", **kwargs)
-    assert first.verdict == "undecided at max-games" and len(first.path) == 6
+    assert first.verdict == UNDECIDED and len(first.path) == 6
     (out / "b" / "data" / "part-00001.parquet").unlink()  # as if stopped before it
     again = compare("festival", 4, "greedy", **kwargs)
     assert again.summary == first.summary
@@ -155,17 +190,19 @@ def test_extreme_designs_decide_or_say_undecided(kwargs):
 
     c = compare("festival", 2, "greedy", b_bots=["random", "greedy"], batch=100,
                 max_games=300, **kwargs)
-    assert c.verdict in ("A better", "B better", "no difference within delta",
-                         "undecided at max-games")
+    assert c.verdict in ("A better", "B better", NO_DIFFERENCE, UNDECIDED)
     assert math.isfinite(c.summary["ci_low"]) and math.isfinite(c.summary["ci_high"])
     assert 2 <= c.summary["fixed_n"] <= 2**62
     if kwargs.get("delta") == 1e-12:  # the interval tuned to the games it may see (300)
         assert c.summary["ci_high"] - c.summary["ci_low"] < 1
 
 
-def test_fixed_n_undecided_is_not_called_max_games():
+def test_a_stop_without_a_decision_says_where_and_why():
     c = compare("festival", 4, "greedy", b_seed=1, games=20, batch=10)
-    assert c.verdict == "undecided after the games asked"
+    assert c.verdict == UNDECIDED
+    line = verdict_line(c.summary)
+    assert line.startswith(f"{UNDECIDED}: after the games asked (20 per arm) the interval [")
+    assert "still includes zero and reaches beyond +/- 2 points of win rate" in line
 
 
 def test_fixed_n_mode_plays_exactly_n_games():
@@ -215,6 +252,49 @@ def test_compare_on_the_command_line_writes_json_and_page(tmp_path, capsys):
     assert main(["compare", "festival", "--players", "2", "--bots", "greedy", "--b-bots",
                  "random,greedy", "--batch", "200", "--out", str(out), "--quiet"]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("A better: win rate of slot 0")
+    assert printed.startswith("A better. In B, the win rate of slot 0 falls by ")
+    assert "(delta 2 points of win rate, the default for this metric; 200 games" in printed
     assert (out / "compare.html").exists() and (out / "path.csv").exists()
     assert (out / "a" / "run.json").exists() and (out / "b" / "run.json").exists()
+
+
+def test_the_seat_spread_says_whether_the_variant_is_fairer():
+    """An earlier end (3 objectives) takes seat 0's lead down: B is the fairer game."""
+    c = compare("festival", 4, "greedy", b_sets={"end_completed_objectives": 3},
+                metric="seat-spread", games=6000, batch=3000)
+    s = c.summary
+    assert s["metric_key"] == "seat-spread:seat=0,3"
+    assert c.verdict == "B fairer" and s["ci_high"] < 0
+    want = (c.games["seat_spread_b"] - c.games["seat_spread_a"]).mean()
+    assert s["difference"] == pytest.approx(want)
+    way = "grows" if want > 0 else "shrinks"
+    assert s["reading"].startswith(f"In B, seat 0's lead over seat 3 {way} by ")
+    assert ("less fair" if want > 0 else "more fair") in s["reading"]
+    with pytest.raises(PlaytestError, match="not taken by --metric seat-spread"):
+        compare("festival", 4, "greedy", b_sets={"crowd_pleaser_tiles": 2},
+                metric="seat-spread", target="seat=1", games=100, batch=50)
+
+
+def test_a_card_holder_target_reads_the_seat_dealt_that_level():
+    """Three players, four boards: a game without the red board has no holder and drops out
+    of the pairs; the metric is the red board's seat's win rate."""
+    c = compare("festival", 3, "greedy", b_sets={"crowd_pleaser_tiles": 2},
+                target="holder=board:red", games=400, batch=200)
+    s = c.summary
+    assert s["metric"] == "win rate of the seat dealt red (board)"
+    assert 0.6 * 400 < s["pairs"] < 400 == s["games"]
+    assert c.games["win_a"].isna().sum() == 400 - s["pairs"]
+    with pytest.raises(PlaytestError, match="'colour' is not a dealt element"):
+        compare("festival", 3, "greedy", b_sets={"crowd_pleaser_tiles": 2},
+                target="holder=colour:red", games=100, batch=50)
+
+
+def test_p_values_only_after_a_fixed_number_of_games(tmp_path):
+    seq = compare("festival", 2, "greedy", b_bots=["random", "greedy"], batch=200,
+                  max_games=2000, out=tmp_path / "seq")
+    fixed = compare("festival", 2, "greedy", b_bots=["random", "greedy"], games=400,
+                    batch=200, out=tmp_path / "fixed")
+    assert all("p_value" not in row for row in seq.summary["also"])
+    assert all("p_value" in row for row in fixed.summary["also"])
+    assert "p_value" not in write_compare_page(tmp_path / "seq").read_text()
+    assert "p_value" in write_compare_page(tmp_path / "fixed").read_text()

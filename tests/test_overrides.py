@@ -35,10 +35,12 @@ def test_a_bad_override_is_one_line_naming_the_rule(tmp_path, capsys, argv, expe
 def test_data_keys_lists_every_rule_with_its_value_and_range(capsys):
     assert main(["data", "festival", "--keys"]) == 0
     out = capsys.readouterr().out
-    assert "  pile_size = 7  (1..7)" in out and "  end_completed_objectives = 6  (1..64)" in out
+    assert "  max_uncompleted = 6: 1..8" in out and "  end_completed_objectives = 6: 1..64" in out
     assert main(["data", "dice_theme_park", "--keys"]) == 0
     out = capsys.readouterr().out
-    assert "  mascot_price = 5  (0..50)" in out and "  rounds.full = 5" in out
+    assert "  mascot_price = 5: 0..50\n      " in out and "  rounds.full = 5: " in out
+    # a count its card table must agree with cannot change alone, and says why
+    assert "  components.skills = 30: cannot change alone: " in out and "skills.csv" in out
 
 
 def test_an_override_changes_the_game_is_recorded_and_replays(tmp_path, capsys):

@@ -6,19 +6,22 @@ import pandas as pd
 import pytest
 import statsmodels.api as sm
 from scipy import stats as st
-from statsmodels.discrete.discrete_model import Logit
 from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportions_ztest
 
-from analysis.effects import Term, factor_effects
+from analysis.effects import Factor, design, effects, fit_logit, level_means
 from analysis.stats import (
     adjust,
     clustered_difference,
     clustered_rates,
+    clustered_score_p,
+    deviations,
     games_for_half_width,
     per_game,
     rate_p_value,
     wilson,
 )
+from sim.core.declaration import Element, ResultsDeclaration
 
 
 def test_wilson_pinned_and_as_statsmodels():
@@ -76,31 +79,96 @@ def test_clustered_rates_equal_statsmodels_ols_with_cluster_covariance():
     assert out[5] == pytest.approx(d.bse[1], rel=1e-10)
 
 
-def test_factor_effects_equal_statsmodels_margeff_for_a_two_level_factor():
+def _one_factor(codes, win, game, bots=None):
+    f = Factor("causal", "g", [str(k) for k in range(codes.max() + 1)], codes)
+    bot_codes = np.zeros(len(win), dtype=int) if bots is None else bots
+    x = design([f], bot_codes, int(bot_codes.max()) + 1)
+    res = fit_logit(win, game, x)
+    return f, x, res, bot_codes
+
+
+def test_a_levels_contrast_equals_statsmodels_margeff_for_a_two_level_factor():
     win, game, group = _clustered_table(seed=3)
-    rows = group == 1
-    t = Term("causal", "g", "1", "0", rows, ~rows)
-    x = np.column_stack([np.ones(len(win)), rows.astype(float)])
-    res = Logit(win, x).fit(disp=0, cov_type="cluster", cov_kwds={"groups": game})
-    ame, se = factor_effects(res, x, [t])
+    codes = (group == 1).astype(int)
+    f, x, res, bots = _one_factor(codes, win, game)
+    means, grads = level_means(res, x, f, [f], bots, {"all": np.ones(len(win), bool)})["all"]
     me = res.get_margeff(at="overall", dummy=True)
-    assert ame[0] == pytest.approx(me.margeff[0], rel=1e-10)
-    assert se[0] == pytest.approx(me.margeff_se[0], rel=1e-6)
+    grad = grads[1] - grads[0]
+    assert means[1] - means[0] == pytest.approx(me.margeff[0], rel=1e-10)
+    assert np.sqrt(grad @ res.cov_params() @ grad) == pytest.approx(me.margeff_se[0], rel=1e-6)
 
 
-def test_factor_effects_move_a_seat_game_whole_between_levels():
-    """Three levels: the effect of level 2 against 0 is the mean of p(level 2) - p(level 0)
-    over every row, with the other level's dummy cleared (not a row in two levels)."""
+def test_effects_are_deviations_from_the_average_of_the_levels():
+    """Three levels, one bot: a level's effect is its model win rate minus the average of
+    the three (they sum to zero); the model is saturated, so that is the raw rate's
+    deviation, and the CSV's contrast with the first level is the raw difference."""
     win, game, group = _clustered_table(seed=5)
-    ts = [Term("causal", "g", str(k), "0", group == k, group == 0) for k in (1, 2)]
-    x = np.column_stack([np.ones(len(win))] + [t.rows.astype(float) for t in ts])
-    res = Logit(win, x).fit(disp=0, cov_type="cluster", cov_kwds={"groups": game})
-    ame, _ = factor_effects(res, x, ts)
-    b = res.params
-    expit = st.logistic.cdf
-    assert ame[1] == pytest.approx(expit(b[0] + b[2]) - expit(b[0]), rel=1e-12)
-    # with only categorical terms the AME equals the difference of the level rates' model fit
-    assert ame[0] == pytest.approx(expit(b[0] + b[1]) - expit(b[0]), rel=1e-12)
-    frame = pd.DataFrame({"win": win, "g": group})
-    raw = frame.groupby("g")["win"].mean()
-    assert ame[1] == pytest.approx(raw[2] - raw[0], abs=1e-6)  # saturated: the raw difference
+    df = pd.DataFrame({"game_index": game, "seat": 0, "bot": "b", "win": win,
+                       "score": win * 10, "g": pd.Categorical(group.astype(str))})
+    decl = ResultsDeclaration("t", ("score",), (Element("g", "dealt", "G"),))
+    fx = effects(df, decl, seat_bot_confounded=False, model_games=0).table
+    raw = df.groupby("g", observed=True)["win"].mean()
+    assert list(fx["bot"]) == ["pooled"] * 3
+    assert fx["effect_pp"].sum() == pytest.approx(0, abs=1e-9)
+    assert np.allclose(fx["effect_pp"], 100 * (raw - raw.mean()), atol=1e-6)
+    assert np.allclose(fx["vs_reference_pp"], 100 * (raw - raw.iloc[0]), atol=1e-6)
+    assert (fx["ci_low_pp"] < fx["effect_pp"]).all() and (fx["effect_pp"] < fx["ci_high_pp"]).all()
+
+
+def test_each_bot_gets_its_own_effect_and_the_pooled_one_averages_them():
+    """Two bots with opposite planted effects: with the bot interactions each bot's effect
+    is its own raw deviation (but for the seat term), the pooled one their seat-game-weighted
+    average, and the interaction test rejects."""
+    rng = np.random.default_rng(9)
+    n = 20_000
+    game = np.repeat(np.arange(n // 2), 2)
+    bot = np.tile([0, 1], n // 2)
+    g = rng.integers(0, 2, n)
+    win = (rng.random(n) < np.where(bot == 0, 0.3 + 0.1 * g, 0.5 - 0.1 * g)).astype(float)
+    df = pd.DataFrame({"game_index": game, "seat": (bot + game) % 2, "bot": np.where(bot, "y", "x"),
+                       "win": win, "score": win, "g": pd.Categorical(g.astype(str))})
+    decl = ResultsDeclaration("t", ("score",), (Element("g", "dealt", "G"),))
+    fx = effects(df, decl, seat_bot_confounded=False, model_games=0).table
+    fx = fx[fx["factor"] == "G"].set_index(["bot", "level"])
+    for b, name in ((0, "x"), (1, "y")):
+        rates = df[bot == b].groupby("g", observed=True)["win"].mean()
+        assert fx.loc[(name, "1"), "effect_pp"] == pytest.approx(
+            100 * (rates["1"] - rates.mean()), abs=0.05)  # the seat term: not saturated
+    assert fx.loc[("x", "1"), "effect_pp"] > 3 and fx.loc[("y", "1"), "effect_pp"] < -3
+    assert fx.loc[("pooled", "1"), "effect_pp"] == pytest.approx(
+        (fx.loc[("x", "1"), "effect_pp"] + fx.loc[("y", "1"), "effect_pp"]) / 2, abs=0.2)
+    assert fx.loc[("pooled", "1"), "interaction_p"] < 1e-10
+
+
+def test_the_score_test_is_a_hand_derived_clustered_score_statistic():
+    """Two games of three seats; holders are the first seat of each. The score statistic
+    is U^2 / V with U = sum (h - h_bar)(y - y_bar) and V the sum over games of U_g^2 times
+    G / (G - 1), all under the null (one pooled rate)."""
+    win = np.array([1.0, 0, 0, 0, 1, 0])
+    game = np.array([0, 0, 0, 1, 1, 1])
+    held = np.array([1, 0, 0, 1, 0, 0], dtype=bool)
+    h, y = held - 1 / 3, win - 1 / 3
+    u = np.array([(h * y)[:3].sum(), (h * y)[3:].sum()])
+    want = st.chi2.sf(u.sum() ** 2 / ((u**2).sum() * 2), 1)
+    assert clustered_score_p(win, game, held, np.ones(6, bool)) == pytest.approx(want)
+    assert np.isnan(clustered_score_p(win, game, held, np.zeros(6, bool)))
+
+
+def test_the_score_test_agrees_with_the_pooled_two_proportion_test_on_independent_rows():
+    rng = np.random.default_rng(4)
+    n = 40_000
+    held = rng.random(n) < 0.3
+    win = (rng.random(n) < np.where(held, 0.27, 0.25)).astype(float)
+    z = proportions_ztest([win[held].sum(), win[~held].sum()], [held.sum(), (~held).sum()])[1]
+    p = clustered_score_p(win, np.arange(n), held, np.ones(n, bool))
+    assert st.chi2.isf(p, 1) == pytest.approx(st.chi2.isf(z, 1), rel=0.02) and p < 0.01
+
+
+def test_deviations_are_each_groups_rate_minus_the_average_with_clustered_errors():
+    win, game, group = _clustered_table(seed=2)
+    groups = [per_game(win, game, 400, group == k) for k in range(3)]
+    dev, se = deviations(groups)
+    _, mean, cov = clustered_rates(groups)
+    assert np.allclose(dev, mean - mean.mean())
+    c = np.array([2 / 3, -1 / 3, -1 / 3])  # the first group's contrast
+    assert se[0] == pytest.approx(np.sqrt(c @ cov @ c))

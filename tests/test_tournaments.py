@@ -175,3 +175,22 @@ def test_an_override_reaches_every_table(tmp_path):
     for table in sorted((out / "tables").iterdir()):
         info = json.loads((table / "run.json").read_text())
         assert info["request"]["sets"] == {"end_completed_objectives": 3}
+
+
+def test_the_tournament_page_says_what_was_run_and_formats_every_number(tmp_path):
+    import page_reader
+
+    from reports.tournament_page import write_tournament_page
+
+    out = tmp_path / "t"
+    t = tournament("festival", 2, "greedy,g2=greedy,random", games=1200, seed=4, out=out,
+                   sets={"end_completed_objectives": 3})
+    page = write_tournament_page(t, out).read_text()
+    head = page_reader.run_header(page)
+    assert head["entrants"] == "greedy, g2 (bot greedy), random"
+    assert head["rule overrides (--set)"] == "end_completed_objectives=3"
+    assert head["data"] == "the shipped data" and head["seed"].startswith("4 ")
+    assert head["games"] == "1,200" and head["playtest version"]
+    bad = [b for table in page_reader.read(page).tables
+           for b in page_reader.unformatted(table, decimals=3)]
+    assert not bad, bad[:10]

@@ -21,8 +21,10 @@ MEDALS = ["gold", "silver"]
 BASE = -1.2
 SEAT = [0.3, 0.1, 0.0, -0.1]
 COLOUR = {"red": 0.0, "blue": 0.25, "green": 0.0, "white": -0.1}
-BOT = {"plain": 0.0, "strong": 0.6, "twin": 0.0}
-CHOOSES_B = {"plain": 0.5, "strong": 0.9, "twin": 0.5}  # side B: no effect of its own
+BOT = {"plain": 0.0, "strong": 0.6, "twin": 0.0, "hopeless": -9.0, "contrarian": 0.0}
+BOT_COLOUR = {("contrarian", "blue"): -0.85}  # blue is worse for this bot alone
+# side B has no effect of its own; contrarian hardly ever chooses it
+CHOOSES_B = {"plain": 0.5, "strong": 0.9, "twin": 0.5, "hopeless": 0.5, "contrarian": 0.02}
 
 
 def declare(info: dict) -> ResultsDeclaration:
@@ -36,8 +38,9 @@ def declare(info: dict) -> ResultsDeclaration:
 
 
 def logit(seat, colour, bot) -> np.ndarray:
+    both = np.vectorize(lambda b, c: BOT_COLOUR.get((b, c), 0.0))(bot, colour)
     return (BASE + np.asarray(SEAT)[seat] + np.vectorize(COLOUR.get)(colour)
-            + np.vectorize(BOT.get)(bot))
+            + np.vectorize(BOT.get)(bot) + both)
 
 
 def results(games: int, players: int, bots: list[str], seed: int = 0, start: int = 0,

@@ -7,6 +7,7 @@ import csv
 import hashlib
 import importlib
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -171,6 +172,41 @@ def with_sets(rules: dict, sets: dict, game: str) -> dict:
     return out
 
 
+def rule_notes(folder: Path) -> dict[str, str]:
+    """What each rule of rules.toml says of itself: its comment (with the comment lines
+    that continue it), by dotted key; a table's comment stands for its keys."""
+    notes: dict[str, str] = {}
+    table, last = "", None
+    for line in (folder / "rules.toml").read_text(encoding="utf-8").splitlines():
+        head = re.match(r"^\[([\w.]+)\]\s*(?:#\s*(.*))?$", line)
+        item = re.match(r"^([\w\-]+)\s*=[^#]*(?:#\s*(.*))?$", line)
+        if head:
+            table = head.group(1) + "."
+            last = table[:-1]
+            if head.group(2):
+                notes[last] = head.group(2).strip()
+        elif item:
+            last = table + item.group(1)
+            if item.group(2):
+                notes[last] = item.group(2).strip()
+        elif line.startswith("#") and last in notes:  # a comment that goes on
+            notes[last] += " " + line.lstrip("# ").strip()
+        else:
+            last = None
+    return notes
+
+
+def note_of(notes: dict[str, str], key: str) -> str:
+    """A key's note, or its table's (naming the key's place in it)."""
+    parts = key.split(".")
+    for k in range(len(parts), 0, -1):
+        found = notes.get(".".join(parts[:k]))
+        if found:
+            rest = ".".join(parts[k:])
+            return found + (f" ({rest})" if rest else "")
+    return ""
+
+
 def rules_label(folder: Path, sets: dict) -> str:
     """How error messages name the rules: the file, and the overrides when there are any."""
     path = folder / "rules.toml"
@@ -262,6 +298,43 @@ def folder_hash(folder: Path, files: tuple[str, ...], sets: dict | None = None) 
     if sets:
         h.update(json.dumps(sets, sort_keys=True).encode())
     return h.hexdigest()[:16]
+
+
+def files_changed(game: str, folder: str | Path | None) -> list[str] | None:
+    """The data files of ``folder`` that differ from the shipped ones (missing ones included),
+    [] for an identical copy, None when the folder is the shipped one or cannot be read."""
+    if not folder:
+        return None
+    try:
+        shipped, path = seeds_dir(game), Path(folder).resolve()
+    except PlaytestError:
+        return None
+    if path == shipped.resolve() or game not in LOADERS:
+        return None
+    changed = []
+    for name in importlib.import_module(LOADERS[game]).FILES:
+        try:
+            if (path / name).read_bytes() != (shipped / name).read_bytes():
+                changed.append(name)
+        except OSError:
+            changed.append(name)
+    return changed
+
+
+def files_between(game: str, a: str | Path | None, b: str | Path | None) -> list[str]:
+    """The data files that differ between two data folders of ``game`` (None: the shipped
+    one); a folder that cannot be read counts as differing in every file."""
+    if game not in LOADERS:
+        return []
+    out = []
+    for name in importlib.import_module(LOADERS[game]).FILES:
+        try:
+            texts = [(Path(f) if f else seeds_dir(game)) / name for f in (a, b)]
+            if texts[0].read_bytes() != texts[1].read_bytes():
+                out.append(name)
+        except (OSError, PlaytestError):
+            out.append(name)
+    return out
 
 
 def load_game_data(game: str, folder: str | Path | None = None, sets: dict | None = None):

@@ -87,6 +87,7 @@ class ResultsDeclaration:
     length: tuple[str, ...] = ()  # per-game length columns (turns, rounds, ...)
     end: str | None = None  # per-game categorical: what ended the game
     notes: tuple[str, ...] = field(default_factory=tuple)  # lines for the report's method
+    score_delta: float = 1.0  # a difference of mean scores a designer notices (compare)
 
     def of_kind(self, kind: str) -> list[Element]:
         return [e for e in self.elements if e.kind == kind]

@@ -76,7 +76,10 @@ _forget_damaged_files()
 configure()
 
 
-def compiled() -> bool:
-    """Whether this engine version's kernels are in the cache (else the first call compiles)."""
+def compiled(module: str) -> bool:
+    """Whether the kernels of the engine ``module`` (``sim.festival``) are in the cache for
+    this engine version (else its first call compiles). numba keeps each source folder's
+    files in a subfolder named after it."""
     folder = Path(numba.config.CACHE_DIR)
-    return folder.is_dir() and any(folder.rglob("*.nbi"))
+    name = module.rsplit(".", 1)[-1]
+    return folder.is_dir() and any(folder.glob(f"{name}_*/*.nbi"))

@@ -203,8 +203,12 @@ def verify(out: str | Path) -> dict:
     return info
 
 
+ATTRS = "playtest"  # df.attrs[ATTRS]: the run record of a results table (its game, request)
+
+
 def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """The results table of a complete, verified run folder, in game and seat order."""
+    """The results table of a complete, verified run folder, in game and seat order; its
+    ``attrs["playtest"]`` holds run.json, so that ``analyse(df)`` knows the game."""
     info = verify(out)
     files = [part(Path(out), i) for i in range(chunks_of(info).count)]
     try:
@@ -216,6 +220,7 @@ def load_results(out: str | Path, columns: list[str] | None = None) -> pd.DataFr
     # near one copy of the table instead of two
     df = table.to_pandas(split_blocks=True, self_destruct=True)
     del table
+    df.attrs[ATTRS] = info
     req = info["request"]
     if "game_index" in df.columns:  # the rows are what the chunks' records say
         g = df["game_index"].to_numpy()

@@ -43,6 +43,7 @@ from sim.core.errors import ParameterError, PlaytestError
 from sim.core.kernel_cache import compiled, engine_hash
 from sim.core.registry import game_module
 from sim.core.run_folder import (
+    ATTRS,
     Chunks,
     damaged,
     part,
@@ -58,7 +59,8 @@ DEFAULT_CHUNK = 50_000
 DASK_TIMEOUT = 8  # seconds to reach a dask scheduler: refused within 10 s in all
 
 
-def _version() -> str:
+def playtest_version() -> str:
+    """The installed playtest's version, as run folders record it."""
     try:
         from importlib.metadata import version
 
@@ -148,6 +150,54 @@ def _play(module_name: str, prepared, seed: int, start: int, n: int, threads: in
         numba.set_num_threads(before)
 
 
+def _timed(module_name: str, prepared, seed: int, start: int, n: int, threads: int | None
+           ) -> tuple[pa.Table, float]:
+    """A piece of a chunk and the seconds it took to play (how the next pieces are sized)."""
+    t0 = time.perf_counter()
+    table = _play(module_name, prepared, seed, start, n, threads)
+    return table, time.perf_counter() - t0
+
+
+PIECE_SECONDS = 2.0  # a piece of a chunk plays about this long: the bar moves that often
+FIRST_PIECE = 256  # games of the first pieces, before any speed is measured
+
+
+class Pieces:
+    """Each chunk cut into pieces of about PIECE_SECONDS of play, sized from the speed of the
+    pieces played so far, so that progress shows every few seconds whatever the chunk size
+    (rows do not depend on the cut: every game has its own stream)."""
+
+    def __init__(self):
+        self.size = FIRST_PIECE
+
+    def cut(self, todo) -> Iterator[tuple[int, int, int]]:
+        """(chunk number, first game, games) of each piece, made as they are asked for."""
+        for i, start, n in todo:
+            at = start
+            while at < start + n:
+                m = min(self.size, start + n - at)
+                yield i, at, m
+                at += m
+
+    def measured(self, games: int, seconds: float) -> None:
+        if seconds > 0:
+            self.size = int(min(max(64, games / seconds * PIECE_SECONDS), 10**6))
+
+
+def _assembled(pieces: Iterator[tuple[int, int, int, pa.Table]], chunks: Chunks
+               ) -> Iterator[tuple[int, int, pa.Table | None]]:
+    """(chunk number, games of the piece just played, the chunk's table once its last piece
+    is in, else None), from pieces that may arrive in any order."""
+    held: dict[int, list] = {}
+    for i, start, n, table in pieces:
+        held.setdefault(i, []).append((start, n, table))
+        if sum(games for _, games, _ in held[i]) < chunks[i][2]:
+            yield i, n, None
+            continue
+        parts = [t for _, _, t in sorted(held.pop(i), key=lambda x: x[0])]
+        yield i, n, pa.concat_tables(parts) if len(parts) > 1 else parts[0]
+
+
 _watching = threading.Event()  # set in a worker process once its watchdog runs
 
 
@@ -169,11 +219,12 @@ def _watch_parent() -> None:
     threading.Thread(target=watch, name="playtest-watch-parent", daemon=True).start()
 
 
-def _play_in_worker(module_name: str, prepared, seed: int, start: int, n: int):
-    """``_play`` in a worker process of this run's own (joblib's, a local dask cluster's),
+def _play_in_worker(module_name: str, prepared, seed: int, start: int, n: int
+                    ) -> tuple[pa.Table, float]:
+    """``_timed`` in a worker process of this run's own (joblib's, a local dask cluster's),
     which ends with its parent."""
     _watch_parent()
-    return _play(module_name, prepared, seed, start, n, 1)
+    return _timed(module_name, prepared, seed, start, n, 1)
 
 
 @contextmanager
@@ -206,45 +257,53 @@ def _dask_client(address: str | None, workers: int | None):
             cluster.close()
 
 
-def _results(module_name, prepared, seed, todo, backend, threads, workers, client, local
-             ) -> Iterator[tuple[int, pa.Table]]:
-    """(chunk number, table) for each chunk in ``todo``, as each finishes; ``local``: a dask
-    cluster started by this run."""
+def _pieces(module_name, prepared, seed, todo, backend, threads, workers, client, local
+            ) -> Iterator[tuple[int, int, int, pa.Table]]:
+    """(chunk number, first game, games, table) of each piece of the chunks in ``todo``, as
+    each finishes; ``local``: a dask cluster started by this run."""
+    cut = Pieces()
     if backend == "threads":
-        for i, start, n in todo:
-            yield i, _play(module_name, prepared, seed, start, n, threads)
+        for i, start, n in cut.cut(todo):
+            table, seconds = _timed(module_name, prepared, seed, start, n, threads)
+            cut.measured(n, seconds)
+            yield i, start, n, table
     elif backend == "processes":
         from joblib import Parallel, delayed
 
-        # joblib dispatches a few chunks ahead of the results: tee keeps only those
-        todo, numbers = itertools.tee(todo)
+        # joblib dispatches a few pieces ahead of the results: tee keeps only those
+        todo, numbers = itertools.tee(cut.cut(todo))
         jobs = Parallel(n_jobs=workers or os.cpu_count(), return_as="generator")(
             delayed(_play_in_worker)(module_name, prepared, seed, start, n)
             for _, start, n in todo)
-        for (i, _, _), table in zip(numbers, jobs):
-            yield i, table
+        for (i, start, n), (table, seconds) in zip(numbers, jobs):
+            cut.measured(n, seconds)
+            yield i, start, n, table
     else:
         from dask.distributed import as_completed
 
-        # a window of chunks in flight, refilled as each finishes: nothing per chunk of the
+        # a window of pieces in flight, refilled as each finishes: nothing per chunk of the
         # whole request is held at once
         window = 2 * max(1, len(client.scheduler_info().get("workers", {})))
+        todo = cut.cut(todo)
         futures = {}
 
         def submit(start, n):  # a local cluster's workers are this run's: they watch it
             if local:
                 return client.submit(_play_in_worker, module_name, prepared, seed, start, n,
                                      pure=False)
-            return client.submit(_play, module_name, prepared, seed, start, n, 1, pure=False)
+            return client.submit(_timed, module_name, prepared, seed, start, n, 1, pure=False)
 
         for i, start, n in itertools.islice(todo, window):
-            futures[submit(start, n)] = i
+            futures[submit(start, n)] = (i, start, n)
         pending = as_completed(list(futures))
         for future in pending:
-            yield futures.pop(future), future.result()
-            for i, start, n in itertools.islice(todo, 1):
-                f = submit(start, n)
-                futures[f] = i
+            i, start, n = futures.pop(future)
+            table, seconds = future.result()
+            cut.measured(n, seconds)
+            yield i, start, n, table
+            for piece in itertools.islice(todo, 1):
+                f = submit(*piece[1:])
+                futures[f] = piece
                 pending.add(f)
 
 
@@ -346,7 +405,7 @@ def _run_locked(module, prepared, meta, request, chunks, out, old, backend, thre
     info = {"request": request, "engine": engine_hash(), "schema": (old or {}).get("schema"),
             "command": command, "status": "running", "chunks": chunks.count,
             "backend": backend,
-            "version": _version(), "started": (old or {}).get("started")
+            "version": playtest_version(), "started": (old or {}).get("started")
             or time.strftime("%Y-%m-%dT%H:%M:%S"),
             "seconds": (old or {}).get("seconds", 0.0), **meta}
     sound, bad = damaged(out, info) if old is not None else (set(), {})
@@ -366,22 +425,25 @@ def _run_locked(module, prepared, meta, request, chunks, out, old, backend, thre
     done_games = sum(chunks[i][2] for i in sound)
     info |= {"chunks_done": len(sound), "games_done": done_games}
     bar = None
-    t0 = time.perf_counter()
     with _dask_client(address, workers) if backend == "dask" else _nothing() as client:
-        _write(out, info)
+        _write(out, info)  # once the scheduler answers: a refused run leaves no record
+        info["compile_seconds"] = (old or {}).get("compile_seconds", 0.0) + _compile(
+            module, prepared, request["seed"], progress)
+        t0 = time.perf_counter()  # the run's seconds: play, not compiling
         if progress:
             from tqdm import tqdm
 
             bar = tqdm(total=chunks.games if upto is None else min(upto, chunks.games),
                        initial=done_games, unit="game", unit_scale=True,
                        desc=f"{request['game']} {players}p")
-        if progress and not compiled():
-            took = getattr(module, "COMPILE_SECONDS", None)
-            sys.stderr.write("playtest: compiling the kernels, once per engine version"
-                             + (f", about {took} s" if took else "") + "\n")
         try:
-            for i, table in _results(module.__name__, prepared, request["seed"], todo,
-                                     backend, threads, workers, client, address is None):
+            pieces = _pieces(module.__name__, prepared, request["seed"], todo, backend,
+                             threads, workers, client, address is None)
+            for i, played, table in _assembled(pieces, chunks):
+                if bar is not None:
+                    bar.update(played)
+                if table is None:  # a piece: the chunk is not whole yet
+                    continue
                 _, start, games = chunks[i]
                 _write_chunk(with_record(table, info, i, start, games), part(out, i))
                 if info["schema"] is None:  # the run's columns, as a chunk file holds them
@@ -389,8 +451,6 @@ def _run_locked(module, prepared, meta, request, chunks, out, old, backend, thre
                 info["chunks_done"] += 1
                 info["games_done"] += games
                 _write(out, info)
-                if bar is not None:
-                    bar.update(games)
         finally:
             # An interruption can fall between a chunk's rename and the count's update: on
             # the way out, run.json counts the chunk files that are really there.
@@ -407,6 +467,22 @@ def _run_locked(module, prepared, meta, request, chunks, out, old, backend, thre
 
 
 FULL = ("finished chunks are kept; free some space and rerun the same command to go on")
+
+
+def _compile(module, prepared, seed: int, progress: bool) -> float:
+    """Compile this engine's kernels (or load them) with one game in this process, before
+    the run's clock starts and before any worker starts (the workers then load them from
+    the cache). Says so when it compiles; returns the seconds it took when it did."""
+    if compiled(module.__name__):
+        return 0.0
+    if progress:
+        took = getattr(module, "COMPILE_SECONDS", None)
+        sys.stderr.write(f"playtest: compiling the {module.__name__.split('.')[-1]} kernels, "
+                         "once per engine version" + (f", about {took} s" if took else "")
+                         + "\n")
+    t0 = time.perf_counter()
+    module.play_chunk(prepared, seed, 0, 1)
+    return round(time.perf_counter() - t0, 3)
 
 
 def _write_chunk(table: pa.Table, path: Path) -> None:
@@ -437,6 +513,23 @@ def _nothing():
     yield None
 
 
+def with_mode(game: str, sets: dict | None, mode: str | None, flag: str = "mode") -> dict:
+    """``sets`` with the game's mode (its side, for The Magnificent) among the overrides: a
+    game with modes reads it from the same dict, so it is recorded, hashed and replayed as
+    an override is. A mode for a game without modes is refused naming ``flag``."""
+    sets = dict(rule_sets("sets", sets) or {})
+    if mode is not None:
+        module = game_module(game)
+        if not hasattr(module, "MODES"):
+            raise ParameterError(flag, f"{game} has no modes")
+        if not isinstance(mode, str):
+            raise ParameterError(flag, f"must be one of {', '.join(module.MODES)}, got {mode!r}")
+        if "mode" in sets and sets["mode"] != mode:
+            raise ParameterError(flag, f"{mode!r} contradicts sets['mode'] = {sets['mode']!r}")
+        sets["mode"] = mode
+    return sets
+
+
 def simulate_frame(game: str, games: int, players: int, bots: list[str] | None, seed: int,
                    start: int = 0, chunk_size: int | None = None, rotate: bool = True,
                    data: str | None = None, threads: int | None = None,
@@ -452,7 +545,11 @@ def simulate_frame(game: str, games: int, players: int, bots: list[str] | None, 
     except ParameterError:
         raise ParameterError("games", f"{chunks.games:,} do not fit in memory; give out= (a run "
                              "folder) to stream them to disk") from None
-    prepared, _ = module.prepare(players, bots, data, rotate, sets=sets or None)
+    prepared, meta = module.prepare(players, bots, data, rotate, sets=sets or None)
     tables = [_play(module.__name__, prepared, seed, start + s, n, threads)
               for _, s, n in chunks]
-    return pa.concat_tables(tables).to_pandas()
+    df = pa.concat_tables(tables).to_pandas()
+    df.attrs[ATTRS] = {"request": {"game": game, "games": games, "players": players,
+                                   "bots": list(bots), "seed": seed, "start": start,
+                                   "rotate": rotate, "sets": sets or {}}, **meta}
+    return df

@@ -86,6 +86,7 @@ def declare(info: dict) -> ResultsDeclaration:
                "Reconstructed data (camp, tiles, tracks, performance track, every card's "
                "numbers, side B) is listed in seeds/magnificent/rules.md; results about "
                "single cards speak of that reconstruction."),
+        score_delta=2.0,  # scores run to 110-120: two points is what a designer notices
     )
 
 
