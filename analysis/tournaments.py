@@ -28,6 +28,7 @@ from analysis.folders import claim, work_folder, write_csv, write_json
 from analysis.stats import wilson
 from sim.core.checks import MAX_GAMES, MAX_SEED, flag, path, rule_sets, whole
 from sim.core.errors import ParameterError
+from sim.core.game import PythonBot, play
 from sim.core.registry import game_module
 from sim.core.run_folder import load_results
 from sim.core.runner import run
@@ -54,13 +55,17 @@ class Tournament:
         return f"Tournament({self.summary['games']:,} games; best first: {order})"
 
 
-def entrants(bots: list[str] | str) -> list[tuple[str, str]]:
-    """(entrant name, bot) pairs from "bot" or "name=bot" items; names must differ."""
+def entrants(bots: list | str) -> list[tuple[str, str | PythonBot]]:
+    """(entrant name, bot) pairs from "bot" or "name=bot" items, or Python bots (functions of
+    the game, sim.core.game, entered under their function's name); names must differ."""
     if not isinstance(bots, str | list | tuple):
         raise ParameterError("bots", f"must be names, as a list or 'a,b,c', got {bots!r}")
     items = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     out = []
     for item in items:
+        if callable(item):
+            out.append((getattr(item, "__name__", "python"), item))
+            continue
         if not isinstance(item, str) or not item.strip():
             raise ParameterError("bots", f"{item!r} is not a bot name")
         name, sep, bot = item.partition("=")
@@ -93,7 +98,7 @@ def table_seed(seed: int, table: int) -> int:
                & np.uint64(MAX_SEED))
 
 
-def tournament(game: str = "festival", players: int = 4, bots: list[str] | str | None = None,
+def tournament(game: str = "festival", players: int = 4, bots: list | str | None = None,
                games: int = 50_000, seed: int = 0, out: str | Path | None = None, *,
                sets: dict | None = None, data: str | None = None,
                threads: int | None = None, progress: bool = False) -> Tournament:
@@ -101,6 +106,8 @@ def tournament(game: str = "festival", players: int = 4, bots: list[str] | str |
     bot of the game) against each other at balanced tables of ``players`` for at least
     ``games`` games in all, and rate them. ``out`` keeps the tables (resumable) with
     ratings.csv, head_to_head.csv and scores.csv; without it they go to a temporary folder.
+    A Python bot (a function of the game, sim.core.game) enters under its function's name;
+    a tournament with one is played in memory, without ``out``.
 
     >>> t = tournament("festival", 4, "random,builder,hunter,greedy,explorer", games=20000)
     >>> t.ratings
@@ -120,6 +127,11 @@ def tournament(game: str = "festival", players: int = 4, bots: list[str] | str |
     whole("seed", seed, 0, MAX_SEED)
     per_table = players * math.ceil(games / (len(tables) * players))
     engine_bots = [bot for _, bot in field]
+    if any(callable(bot) for bot in engine_bots):
+        if out is not None:
+            raise ParameterError("out", "is for tournaments of built-in bots: one with a Python "
+                                 "bot is played in memory, table by table")
+        return _in_python(game, players, field, tables, per_table, seed, sets, data)
     module.prepare(players, [engine_bots[i] for i in tables[0]], data, True, sets=sets or None)
     request = {"game": game, "players": players, "bots": [f"{n}={b}" for n, b in field],
                "games": games, "games_per_table": per_table, "tables": len(tables),
@@ -158,6 +170,26 @@ def tournament(game: str = "festival", players: int = 4, bots: list[str] | str |
         write_json(folder / "tournament.json", {"request": request, "status": "complete",
                                                 "result": t.summary})
         return t
+
+
+def _in_python(game: str, players: int, field: list, tables: list, per_table: int, seed: int,
+               sets: dict, data: str | None) -> Tournament:
+    """The tournament of ``tournament`` with Python bots among the entrants: each table's
+    games played through sim.core.game.play (a built-in bot there plays as in simulate)."""
+    frames = []
+    for j, seats in enumerate(tables):
+        df = play(game, [field[i][1] for i in seats], per_table, table_seed(seed, j), players,
+                  sets=sets or None, data=data)
+        df["entrant"] = np.asarray(seats)[df["bot_slot"].to_numpy()]
+        df["game"] = df["game_index"].to_numpy() + j * per_table
+        frames.append(df[["game", "entrant", "score", "rank", "win"]])
+    t = rate(pd.concat(frames, ignore_index=True), [n for n, _ in field], players, seed)
+    t.summary |= {"request": {"game": game, "players": players,
+                              "bots": [n for n, _ in field], "seed": seed, "sets": sets or {},
+                              "data": data},
+                  "games": len(tables) * per_table, "tables": len(tables),
+                  "games_per_table": per_table}
+    return t
 
 
 def rate(results: pd.DataFrame, names: list[str], players: int, seed: int = 0) -> Tournament:

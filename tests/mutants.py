@@ -130,7 +130,7 @@ MUTANTS = [
     ("analysis/bots.py", 'if row["slots"] > 1:', 'if row["slots"] > 9:', ["test_analysis.py"]),
     ("analysis/rates.py", '"win_rate": g["win"].mean(),', '"win_rate": g["win"].max(),',
      ["test_analysis.py"]),
-    # written after the tests, without a test in mind (the first run of these: see README)
+    # written after the tests, without a test in mind (their first run: docs/developers.md)
     ("sim/festival/features.py", "feats[m, F_HEIGHT] = h", "feats[m, F_HEIGHT] = h + 1",
      ["test_festival_features.py"]),
     ("sim/festival/features.py", "feats[m, F_EMPTY] = 1.0 if h == 1 else 0.0",
@@ -764,6 +764,17 @@ MUTANTS = [
      'return f"{float(x):,.{digits}f}"', ["test_reports.py"]),
     ("sim/core/rule_keys.py", 'return re.sub(r"\\S*/(?=[\\w.-]+\\.(csv|toml)\\b)", "",',
      'return re.sub(r"^$", "",', ["test_cli.py"]),
+    # the step interface (issue 26): the resume point, the loop, the clone, Python's loop
+    ("sim/festival/step.py", "    if st[S.DECISION] == RULES:", "    if st[S.DECISION] == OVER:",
+     ["test_pinned_rows.py", "test_step.py"]),
+    ("sim/festival/step.py", "        if p + 1 < st[S.N_PLAYERS]:",
+     "        if p + 2 < st[S.N_PLAYERS]:", ["test_pinned_rows.py", "test_step.py"]),
+    ("sim/festival/play.py", "        if decision == step.TURN and bots[0][bot] == RANDOM:",
+     "        if bots[0][bot] == RANDOM:", ["test_pinned_rows.py", "test_step.py"]),
+    ("sim/festival/drive.py", "other.st, other.rng, other.log = self.st.copy(), self.rng.copy(),",
+     "other.st, other.rng, other.log = self.st.copy(), self.rng,", ["test_step.py"]),
+    ("sim/core/game.py", "            slot = (g.seat + i) % players if rotate else g.seat",
+     "            slot = g.seat", ["test_step.py"]),
 ]
 
 

@@ -91,3 +91,61 @@ def play_chunk(prepared, seed: int, start: int, n: int) -> pa.Table:
     players, bots, rotate = prepared
     return pa.Table.from_pandas(results(n, players, list(bots), seed, start, rotate),
                                 preserve_index=False)
+
+
+class Steps:
+    """The step contract (sim.core.game), the smallest: each seat in turn adds 1 to 3 to its
+    dice, three turns each; the most dice wins. A bot plays its largest move, or a random
+    one for "plain"."""
+
+    DECISIONS = {0: "roll"}
+    OVER = 1
+    FEATURES = {"roll": ("value",)}
+
+    def __init__(self, prepared):
+        self.players = prepared[0]
+        self.dice, self.turn, self.events = [0] * self.players, 0, []
+
+    def begin(self, seed: int, game_index: int) -> None:
+        self.rng = np.random.default_rng([seed, game_index])
+
+    def advance(self) -> tuple[int, int]:
+        over = self.turn >= 3 * self.players
+        return (self.OVER, -1) if over else (0, self.turn % self.players)
+
+    def legal(self, decision: int, seat: int) -> np.ndarray:
+        return np.array([1, 2, 3])
+
+    def features(self, decision: int, seat: int, moves: np.ndarray) -> np.ndarray:
+        return moves.astype(float)[:, None]
+
+    def apply(self, move: int) -> None:
+        self.dice[self.turn % self.players] += move
+        self.events.append(f"seat {self.turn % self.players} adds {move}")
+        self.turn += 1
+
+    def decide(self, prepared, slot: int, decision: int, seat: int) -> int:
+        plain = prepared[1][slot] == "plain"
+        return int(self.rng.integers(1, 4)) if plain else 3
+
+    def copy(self) -> Steps:
+        other = object.__new__(Steps)
+        other.__dict__ = dict(self.__dict__)
+        other.dice, other.events = list(self.dice), list(self.events)
+        other.rng = np.random.default_rng()
+        other.rng.bit_generator.state = self.rng.bit_generator.state
+        return other
+
+    def result(self, names: list[str], seed: int, game_index: int, rotate: bool):
+        known = [n if n in BOT else "plain" for n in names]  # the rest of a row is drawn
+        df = results(1, self.players, known, seed, game_index, rotate)
+        dice = np.array(self.dice)
+        df["score"] = df["score_dice"] = dice.astype(np.int16)
+        df["score_bonus"] = np.int16(0)
+        df["rank"] = (1 + (dice[None, :] > dice[:, None]).sum(axis=1)).astype(np.int8)
+        best = dice == dice.max()
+        df["win"] = best / best.sum()
+        return pa.Table.from_pandas(df, preserve_index=False), [int(x) for x in dice]
+
+    def log_lines(self, names: list[str]) -> list[str]:
+        return list(self.events)

@@ -138,7 +138,7 @@ def new_workspace():
             np.empty(S.PARK_DICE + S.HEXES, dtype=np.int64))
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _alike(st, i, j) -> bool:
     return (st[S.DIE_AT + i] == st[S.DIE_AT + j] and st[S.DIE_COL + i] == st[S.DIE_COL + j]
             and st[S.DIE_PIPS + i] == st[S.DIE_PIPS + j]
@@ -158,7 +158,7 @@ def sort_park(st, p, counts, slots) -> None:
             counts[h] += 1
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def park_dice(st, p, out, counts, slots) -> int:
     """One slot per group of alike dice in seat p's park, in slot order, into ``out``; their
     number. ``counts`` and ``slots`` (``sort_park``) are filled on the way."""
@@ -396,7 +396,7 @@ def _dice_key(st, new, k, perm, plus) -> int:
     return (lo * 64 + (c0 + c1 + c2 - lo - hi)) * 64 * 64 * 64 + hi
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _operate_moves(st, tab, p, moves, n, ws) -> int:
     nd = park_dice(st, p, ws[1], ws[4], ws[5])
     n = _operations(st, tab, p, moves, n, ws)
@@ -410,7 +410,7 @@ def _operate_moves(st, tab, p, moves, n, ws) -> int:
     return n
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _operations(st, tab, p, moves, n, ws) -> int:
     """An operate decision's operations into ``moves`` from n on, hex by hex; the new n.
     Seat p's dice by hex are in ws[4] and ws[5] (``sort_park`` or ``park_dice``)."""
@@ -557,7 +557,7 @@ def _nudges(st, p, k, amount, counts, slots, moves, n) -> int:
     return n
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _die_powers(st, p):
     """What can move or adjust seat p's dice now: (maps usable, a guide to play, a mascot
     to use)."""
@@ -566,7 +566,7 @@ def _die_powers(st, p):
             st[b + S.MASCOTS_USED] < st[b + S.MASCOTS])
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _tile_hexes(st, p, out) -> int:
     """The hexes of seat p's park that hold a tile (where the guide can send a die), into
     ``out``; their number."""
@@ -579,7 +579,7 @@ def _tile_hexes(st, p, out) -> int:
     return n
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _extra(st, p, here) -> bool:
     """The mascot staff's extra adjustments are left, on the attraction of the last mascot
     use."""
@@ -587,7 +587,7 @@ def _extra(st, p, here) -> bool:
     return st[b + S.EXTRA_LEFT] > 0 and st[b + S.EXTRA_HEX] == here
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _die_moves(st, tab, p, i, maps, guide, hexes, tiles, mascot, moves, n, near) -> int:
     """Die slot i's moves at an operate decision into ``moves`` from n on: a map to each
     neighbour tile, the guide to each other tile (``hexes[:tiles]``), a mascot's adjustments
@@ -622,7 +622,7 @@ def _die_moves(st, tab, p, i, maps, guide, hexes, tiles, mascot, moves, n, near)
     return n
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _die_move_at(st, tab, p, i, j, maps, guide, hexes, tiles, mascot, near) -> int:
     """The j-th of ``_die_moves``' moves for die slot i, without writing the others."""
     here = st[S.DIE_AT + i] % S.HEXES

@@ -51,7 +51,7 @@ def new_scratch():
             np.zeros(3, dtype=np.int64))
 
 
-@njit(inline="always")  # called from a dozen places: README, "For developers"
+@njit(inline="always")  # called from a dozen places: docs/developers.md
 def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
     """Seat p's move at a ``kind`` decision, chosen by bot slot ``bot``; -1 when there is no
     legal move."""
@@ -84,7 +84,7 @@ def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
     return moves[select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2)]
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _log(log, nlog, r, kind, p, move, follow, details) -> int:
     if nlog < log.shape[0]:
         log[nlog, 0] = r

@@ -563,14 +563,14 @@ REQ_SINGLE, REQ_PAIR_EVEN, REQ_PAIR_ODD, REQ_PAIR_GREATER, REQ_LOW_HIGH, REQ_PAI
     range(11)
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def die_colour(st, i) -> int:
     """The colour die slot i counts as: a mascot's colour adjustment, else its own."""
     tint = st[S.DIE_TINT + i]
     return tint if tint >= 0 else st[S.DIE_COL + i]
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _pair_meets(kind, colour, c0, p0, c1, p1) -> bool:
     """The ordered pair (die 0, die 1) meets a two-dice requirement; a coloured element is
     die 0."""
@@ -620,14 +620,14 @@ def parties(st, tab, p, hex_, out, work) -> int:
     return parties_among(st, tab, a, work[:m], out, work[S.PARK_DICE:])
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _party_size(tab, a) -> int:
     kind = tab[TB.ATT_REQUIREMENT + a]
     return 3 if kind == REQ_RUN_THREE or kind == REQ_THREE_EQUAL else (
         1 if kind == REQ_SINGLE else 2)
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _meets(st, tab, a, size, i, j, k) -> bool:
     """Dice slots i, j, k (the first ``size`` of them) meet attraction a's requirement."""
     kind = tab[TB.ATT_REQUIREMENT + a]
@@ -649,13 +649,13 @@ def _meets(st, tab, a, size, i, j, k) -> bool:
     return False
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def _own_key(st, i) -> int:
     """Die slot i as the park keeps it once operated: own colour and pips (6 bits)."""
     return st[S.DIE_COL + i] * 8 + st[S.DIE_PIPS + i]
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def parties_among(st, tab, a, on, out, work) -> int:
     """``parties`` for attraction a with the dice slots ``on``. ``work`` (PARTY_WORK -
     S.PARK_DICE ints) first groups the dice alike (the colour they count as, pips, own
@@ -746,7 +746,7 @@ def _sorted_key3(a, b, c) -> int:
     return (((lo << 6) | mid) << 6) | hi
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def free_icon(st, tab, p, hex_) -> bool:
     """Seat p's attraction on ``hex_`` has an operating icon without a cube this round
     (a generator adds one) and the player has a cube left."""
@@ -791,7 +791,7 @@ def operate(st, tab, p, hex_, party, movable, keep=-1) -> int:
     return n
 
 
-@njit(inline="always")  # hot: README, "For developers"
+@njit(inline="always")  # hot: docs/developers.md
 def neighbour_tiles(st, tab, p, hex_, out) -> int:
     """The hexes next to ``hex_`` that hold a tile of seat p's park, into ``out``."""
     b = S.seat(p)
@@ -1082,7 +1082,7 @@ def use_guide(st, p, i, hex_) -> None:
     move_die(st, p, i, hex_)
 
 
-@njit(inline="always")  # in the moves' loops: README, "For developers"
+@njit(inline="always")  # in the moves' loops: docs/developers.md
 def can_adjust(pips, delta) -> bool:
     """A power may change a die at ``pips`` by ``delta``: never above 6, and down to 0 at
     most, where the die is discarded (the seed's note: 「6の目を7にすることはできませんが、1の

@@ -1,18 +1,19 @@
 """The game loop: one full game of Festival, optionally logged.
 
-At each decision the loop writes the legal moves, asks for their features when the seat's
-bot weighs features, and lets the bot's selector pick. The batch kernel and ``replay`` call
-the same function, so a replayed game is the simulated game.
+A game is the loop of the step interface (step.py): ``advance`` to the next decision, the
+seat's bot decides from the legal moves and their features, ``apply`` plays the move. The
+batch kernel, ``replay`` and a game driven from Python (sim.core.game) run the same steps,
+so a replayed game is the simulated game.
 """
 
 import numpy as np
 from numba import njit
 
-from sim.core.rng import seed_game, uniform
+from sim.core.rng import uniform
 from sim.festival import features as F
 from sim.festival import rules as R
 from sim.festival import state as S
-from sim.festival import tables as TB
+from sim.festival import step
 from sim.festival.invariants import check_state
 from strategies.selectors import RANDOM, select, uniform_pick
 
@@ -31,14 +32,14 @@ def decide_turn(st, tab, p, bots, bot, rng, scratch):
     buffers of new_scratch.
     """
     selectors, params, weights = bots
-    moves, feats, scores, before, work = scratch
+    moves, feats, scores = scratch[0], scratch[1], scratch[2]
     if selectors[bot] == RANDOM:
         return random_turn(st, tab, p, moves, rng)
-    n = R.legal_moves(st, tab, p, moves)
+    n = step.legal(st, tab, step.TURN, p, moves)
     u1 = uniform(rng)
     u2 = uniform(rng)
     if n > 1:
-        F.turn_features(st, tab, p, moves, n, feats, before, work)
+        step.features(st, tab, step.TURN, p, moves, n, scratch)
     return moves[select(selectors, params, weights, bot, F.KIND_TURN, feats, scores, n, u1, u2)]
 
 
@@ -56,20 +57,28 @@ def random_turn(st, tab, p, moves, rng):
 def decide_start(st, tab, p, bots, bot, rng, scratch):
     """Card index of the starting-objective side that seat p keeps."""
     selectors, params, weights = bots
-    feats = scratch[1]
-    b = S.SEAT + p * S.SEAT_SIZE
-    sides = TB.START_CARD + st[b + S.COLOUR] * 2
+    moves = scratch[0]
+    step.legal(st, tab, step.START, p, moves)
     u1 = uniform(rng)
     u2 = uniform(rng)
     if selectors[bot] != RANDOM:
-        F.start_features(st, tab, p, tab[sides], tab[sides + 1], feats)
-    pick = select(selectors, params, weights, bot, F.KIND_START, feats, scratch[2], 2, u1, u2)
-    return tab[sides + pick]
+        step.features(st, tab, step.START, p, moves, 2, scratch)
+    pick = select(selectors, params, weights, bot, F.KIND_START, scratch[1], scratch[2], 2, u1,
+                  u2)
+    return moves[pick]
+
+
+@njit(inline="always")  # a dispatch: not a call that copies the scratch tuple
+def decide(st, tab, decision, p, bots, bot, rng, scratch):
+    """The move bot ``bot`` plays for seat p at ``decision`` (step.START or step.TURN)."""
+    if decision == step.START:
+        return decide_start(st, tab, p, bots, bot, rng, scratch)
+    return decide_turn(st, tab, p, bots, bot, rng, scratch)
 
 
 @njit(cache=True, _nrt=False)
 def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch, log, check):
-    """Play game ``game_index`` of ``seed`` to the end in ``st``.
+    """Play game ``game_index`` of ``seed`` to the end in ``st``: advance, decide, apply.
 
     Returns (log length, first invariant violation code or 0; checked after every turn
     when ``check``).
@@ -78,35 +87,23 @@ def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch, 
     everything it calls: none of it allocates, and the counting (an atomic increment and
     decrement per array argument of every call) otherwise costs more than the game itself.
     """
-    seed_game(rng, seed, game_index)
-    R.setup(st, tab, n_players, rng)
-    nlog = 0
-    for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):
-        nlog = R.log_event(log, nlog, R.LOG_CROWD_SETUP, -1, k, st[S.CROWD_COND + k], 0, 0)
-    for p in range(n_players):
-        b = S.SEAT + p * S.SEAT_SIZE
-        nlog = R.log_event(log, nlog, R.LOG_BOARD, p, st[b + S.COLOUR], st[b + S.DESIGN], 0, 0)
-    for p in range(n_players):
-        bot = bot_of(p, game_index, n_players, rotate)
-        card = decide_start(st, tab, p, bots, bot, rng, scratch)
-        R.choose_start_side(st, tab, p, card)
-        nlog = R.log_event(log, nlog, R.LOG_START, p, card, 0, 0, 0)
+    nlog = step.begin(st, tab, n_players, seed, game_index, rng, log)
     bad = 0
     first = bot_of(0, game_index, n_players, rotate)  # seat p's bot follows without a modulo
-    while st[S.OVER] == 0:
-        p = st[S.CURRENT]
+    while True:
+        decision, p, nlog = step.advance(st, tab, log, nlog)
+        if check and bad == 0 and decision != step.START:
+            bad = check_state(st, tab)
+        if decision == step.OVER:
+            break
         bot = first + p if first + p < n_players else first + p - n_players
-        # decide_turn's own first step for a random bot, called directly: each array argument
-        # of a compiled call costs a dozen words on the stack, more than a random turn.
-        if bots[0][bot] == RANDOM:
+        # a random bot's turn called directly: each array argument of a compiled call costs
+        # a dozen words on the stack, more than a random turn.
+        if decision == step.TURN and bots[0][bot] == RANDOM:
             move = random_turn(st, tab, p, scratch[0], rng)
         else:
-            move = decide_turn(st, tab, p, bots, bot, rng, scratch)
-        nlog, placed = R.apply_move(st, tab, p, move, log, nlog)
-        nlog = R.end_of_turn(st, tab, p, placed, log, nlog)
-        nlog = R.advance(st, tab, p, log, nlog)
-        if check and bad == 0:
-            bad = check_state(st, tab)
+            move = decide(st, tab, decision, p, bots, bot, rng, scratch)
+        nlog = step.apply(st, tab, move, log, nlog)
     return nlog, bad
 
 

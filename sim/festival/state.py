@@ -15,6 +15,9 @@ Layout::
     3  TRIGGER          0 none yet, 1 a 6th completed objective, 2 a tile stack empty
     4  TRIGGER_TURN     the turn on which the end was triggered
     5  OVER             1 once the last turn of the final round is done
+    6  DECISION         where the game stands (step.py): a starting side or a turn to decide,
+                        the rules to run after a move, or the end
+    7  PLACED           the tile the last move placed, -1 after an objective or a pass
     8  STACK[4][16]     draw stack s (left of seat s), bottom first; top is STACK_N[s] - 1
     72 STACK_N[4]       tiles left in each draw stack
     76 PILE[4][7]       objective pile q, bottom first; top is PILE_N[q] - 1
@@ -58,6 +61,8 @@ TURNS = 2
 TRIGGER = 3
 TRIGGER_TURN = 4
 OVER = 5
+DECISION = 6
+PLACED = 7
 STACK = 8
 STACK_N = STACK + MAX_PLAYERS * STACK_CAP
 PILE = STACK_N + MAX_PLAYERS
