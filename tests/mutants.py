@@ -558,33 +558,28 @@ MUTANTS = [
     (MAG + "moves.py",
      "if tab[T.M_BONUS + card] != T.MB_COPY:\n                out[n] = B_BONUS",
      "if True:\n                out[n] = B_BONUS", [MR]),
-    (MAG + "play.py",
-     "i = n_players - 1 - j if tab[R.P_PICK_REVERSE] else j",
-     "i = j", [ME]),
-    (MAG + "play.py",
-     "p = (st[S.START] + i) % n_players\n                nlog = play_turn",
-     "p = i\n                nlog = play_turn", [ME]),
-    (MAG + "play.py",
-     "            p = order[i]\n",
-     "            p = i\n", [ME]),
-    (MAG + "play.py",
-     "if st[b + S.TAKEN] // 8 == S.CLEAR:\n        _, _, nlog = _step(st, tab, p, "
-     "M.K_COLOUR",
-     "if False:\n        _, _, nlog = _step(st, tab, p, M.K_COLOUR", [ME]),
-    (MAG + "play.py",
-     "for _ in range(S.MAX_PERF):\n            _, move, nlog = _step(st, tab, p, M.K_FILL",
-     "for _ in range(0):\n            _, move, nlog = _step(st, tab, p, M.K_FILL", [ME]),
-    (MAG + "play.py",
-     "        _, move, nlog = _step(st, tab, p, M.K_BOOST, ctx, bots, bot, rng, scratch, "
-     "log, nlog, r)\n        nlog = _posters(st, tab, p, ctx, bots, bot, rng, scratch, "
-     "log, nlog, r)\n",
-     "        _, move, nlog = _step(st, tab, p, M.K_BOOST, ctx, bots, bot, rng, scratch, "
-     "log, nlog, r)\n", [ME]),
-    (MAG + "play.py",
-     "        for _ in range(S.POSTER_SPACES):\n            _, move, nlog = _step(st, tab, "
-     "p, M.K_REARRANGE",
-     "        for _ in range(0):\n            _, move, nlog = _step(st, tab, p, "
-     "M.K_REARRANGE", [ME]),
+    # the game loop's steps, since the step interface in step.py (the same mistakes)
+    (MAG + "step.py",
+     "            seat = n - 1 - i if tab[R.P_PICK_REVERSE] else i",
+     "            seat = i", [ME]),
+    (MAG + "step.py",
+     "        turn_seat = st[S.START] + i  # (START + i) mod n, without a division",
+     "        turn_seat = i", [ME]),
+    (MAG + "step.py",
+     "            _decide_at(st, M.K_DRAFT, st[S.F_ORDER + i], P_DRAFT_NEXT, r)",
+     "            _decide_at(st, M.K_DRAFT, i, P_DRAFT_NEXT, r)", [ME]),
+    (MAG + "step.py",
+     "            if st[b + S.TAKEN] // 8 == S.CLEAR:",
+     "            if False:", [ME]),
+    (MAG + "step.py",
+     "            if i < n and st[S.F_K] < S.MAX_PERF:",
+     "            if i < n and st[S.F_K] < 0:", [ME]),
+    (MAG + "step.py",  # a boost's posters never taken
+     "            _posters(st, b, P_ACTION if move == M.STOP else P_BOOST)",
+     "            st[S.F_PC] = P_ACTION if move == M.STOP else P_BOOST", [ME]),
+    (MAG + "step.py",
+     "            if st[S.F_K] < S.POSTER_SPACES:",
+     "            if st[S.F_K] < 0:", [ME]),
     (MAG + "features.py",
      "            row[F_TENT] = 1",
      "            row[F_TENT] = 0", [MF]),
@@ -631,10 +626,9 @@ MUTANTS = [
      "hat = n - 1 - p if tab[P_HAT_ON_TOP] else p",
      "hat = p", [MR]),
     # issue 24: a tent space's poster taken in the travel's turn
-    (MAG + "play.py",
-     "            # a tent space's own bonus may be a poster (rules.md 28)\n"
-     "            nlog = _posters(st, tab, p, ctx, bots, bot, rng, scratch, log, nlog, r)\n",
-     "", [ME]),
+    (MAG + "step.py",  # no posters after the tent space (since the step interface)
+     "                _decide_at(st, M.K_TENT_SPACE, turn_seat, P_TENT_NEXT, r)",
+     "                _decide_at(st, M.K_TENT_SPACE, turn_seat, P_END_TURN, r)", [ME]),
     # issue 24: Dice Theme Park's rules as the review read them
     ("sim/dice_theme_park/rules.py",  # the kept die no longer one that may move
      "        movable[n] = i\n        n += 1\n    at = p",

@@ -170,7 +170,7 @@ def _same_choice(st, tab, p, kind, ctx, bots, bot, g, k):
 def test_hidden_decks_change_no_decision():
     """Turn by turn, every decision of every greedy-like bot is the same when the decks'
     orders are redrawn (bots see the display, their own cards and the decks' make-up):
-    the game is driven here from Python, step by step, as play.play_turn does."""
+    the game is driven here from Python, step by step, as step.advance does."""
     p, _ = mag.prepare(4, LINEUP[:3] + ["greedy"])
     tab, bots = p.tab, p.bots
     st, rng, scratch, _ = new_buffers()

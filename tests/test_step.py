@@ -12,7 +12,8 @@ from sim.core.game import new_game, play, steps_of
 from sim.core.registry import game_module
 
 # (game, mode or side, line-up): every engine that can be driven, every mode
-CASES = [("festival", None, ["greedy", "hunter", "builder", "random"])]
+CASES = [("festival", None, ["greedy", "hunter", "builder", "random"]),
+         *[("magnificent", side, ["greedy", "builder", "showman", "random"]) for side in "AB"]]
 
 
 def ids(case):

@@ -170,7 +170,26 @@ PERFORMS = TRAVELS + 1
 PENALTY_COINS = PERFORMS + 1
 SEAT_SIZE = PENALTY_COINS + 1
 
-SIZE = SEAT + MAX_PLAYERS * SEAT_SIZE
+# Where the game stands (step.py), after the seats: the pending decision, the point of the
+# game loop to go on from, its loop counters and what the last move left for the loop.
+FLOW = SEAT + MAX_PLAYERS * SEAT_SIZE
+F_KIND = FLOW  # the pending decision (moves.K_*), step.RULES after a move, step.OVER at the end
+F_WHO = FLOW + 1  # the seat to decide
+F_PC = FLOW + 2  # the point of the game loop to go on from after the decision (step.P_*)
+F_RET = FLOW + 3  # where the posters' steps return to
+F_I = FLOW + 4  # the seat loop's index (setup picks, turns, draft, scoring, gem fill)
+F_T = FLOW + 5  # the turn of the round
+F_K = FLOW + 6  # a turn's step count (boosts, poster moves, gem fills)
+F_MOVE = FLOW + 7  # the last move played (-1: the seat had none)
+F_FOLLOW = FLOW + 8  # what it left the loop (the action's type after ACTION)
+F_LOG_ROUND = FLOW + 9  # the log's round of the decision (-1 setup, ROUNDS the gem fill)
+F_TILE = FLOW + 10  # the tile kind to place (moves' ctx[0] at PLACE)
+F_CHECK = FLOW + 11  # 1 in a checked game
+F_BAD = FLOW + 12  # the first invariant violation of a checked game, or 0
+F_ORDER = FLOW + 13  # [MAX_PLAYERS]: the draft order
+FLOW_SIZE = 13 + MAX_PLAYERS
+
+SIZE = FLOW + FLOW_SIZE
 
 
 @njit(inline="always")
