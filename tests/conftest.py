@@ -190,3 +190,25 @@ def assert_refused(load, folder: Path, expect: str) -> None:
         load(folder)
     message = str(e.value)
     assert expect in message and "\n" not in message
+
+
+def dtp_ones_leave(st, tab, p: int, bots, rng, scratch) -> None:
+    """Dice Theme Park's upkeep step where seat p's dice at 1 leave the park, driven through
+    the step machine (sim/dice_theme_park/step.py) on a hand-built state: from that step for
+    seat p, the ticket agents' and the administrator's saves decided by bot 0 of ``bots``,
+    until the first decision of another kind (the machine has gone on past the upkeep)."""
+    from sim.dice_theme_park import moves as DM
+    from sim.dice_theme_park import state as DS
+    from sim.dice_theme_park import step
+    from sim.dice_theme_park.play import decide
+
+    order = [int(st[DS.ORDER + i]) for i in range(st[DS.N_PLAYERS])]
+    st[DS.F_KIND], st[DS.F_PC], st[DS.F_I] = step.RULES, step.P_ONES, order.index(p)
+    ctx, details = scratch[5], scratch[6]
+    log = np.zeros((0, 8), dtype=np.int64)
+    while True:
+        kind, seat, _ = step.advance(st, tab, rng, ctx, details, log, 0)
+        if kind not in (DM.K_SAVE, DM.K_ADMIN_SAVE):
+            return
+        move = decide(st, tab, seat, kind, ctx, bots, 0, rng, scratch)
+        step.apply(st, tab, move, ctx, details, log, 0)

@@ -258,13 +258,14 @@ MUTANTS = [
     ("sim/dice_theme_park/moves.py", "st[b + S.EXTRA_LEFT] = R.played(st, p, R.MASCOT)",
      "st[b + S.EXTRA_LEFT] = 1", [DR, DE]),
     # the game loop
-    ("sim/dice_theme_park/play.py", "for _ in range(R.played(st, p, R.CONCIERGE)):",
-     "for _ in range(1):", [DE]),
-    ("sim/dice_theme_park/play.py", "if t == M.T_ACT and movable > 0:",
-     "if t == M.T_ACT and movable > 1:", [DE]),
+    ("sim/dice_theme_park/step.py", "            st[S.F_N] = R.played(st, p, R.CONCIERGE)",
+     "            st[S.F_N] = 1", [DE]),
+    ("sim/dice_theme_park/step.py", "            elif t == M.T_ACT and movable > 0:",
+     "            elif t == M.T_ACT and movable > 1:", [DE]),
     ("sim/dice_theme_park/play.py", "return (seat + game_index) % n_players if rotate else seat",
      "return (seat + game_index + 1) % n_players if rotate else seat", [DE]),
-    ("sim/dice_theme_park/play.py", "        R.discard_die(st, ctx[1 + k])", "        pass", [DE]),
+    ("sim/dice_theme_park/step.py", "            R.discard_die(st, ctx[1 + j])", "            pass",
+     [DE]),
     ("sim/dice_theme_park/play.py", "saves = R.played(st, p, R.TICKET_AGENT)", "saves = 0",
      [DE]),
     # the features
@@ -317,8 +318,9 @@ MUTANTS = [
      "for _ in range(st[S.N_PLAYERS]):\n        if st[S.SKILL_DECK_N] == 0", [DP, DE]),
     ("sim/dice_theme_park/rules.py", "st[b + S.TAKEN] |= 1 << card", "st[b + S.TAKEN] |= 0",
      [DP, DE]),
-    ("sim/dice_theme_park/play.py", "if modules:\n                R.lay_skill_display(",
-     "if False:\n                R.lay_skill_display(", [DP, DE]),
+    ("sim/dice_theme_park/step.py",
+     "        if tab[TB.MODULES + st[S.MODE]] == 1:\n            R.lay_skill_display(",
+     "        if False:\n            R.lay_skill_display(", [DP, DE]),
     # the administrators
     ("sim/dice_theme_park/rules.py",
      "return st[b + S.ADMIN] if st[b + S.ADMIN_GONE] == 0 else -1", "return st[b + S.ADMIN]",
@@ -352,8 +354,8 @@ MUTANTS = [
     ("sim/dice_theme_park/powers.py", "and st[S.DIE_PIPS + i] == 1 \\",
      "and st[S.DIE_PIPS + i] <= 2 \\", [DP]),
     ("sim/dice_theme_park/powers.py", "st[b + S.ADMIN_GONE] = 1", "st[b + S.ADMIN_GONE] = 0", [DP]),
-    ("sim/dice_theme_park/play.py", "if R.has_admin(st, tab, p, R.A_SAVE):", "if False:",
-     [DP, DE]),
+    ("sim/dice_theme_park/step.py", "            if R.has_admin(st, tab, p, R.A_SAVE):",
+     "            if False:", [DP, DE]),
     ("sim/dice_theme_park/moves.py", "if i < 0 or st[S.DIE_COL + i] != colour:", "if i < 0:",
      [DP, DR]),
     # the skills
@@ -767,8 +769,8 @@ MUTANTS = [
      "        if bots[0][bot] == RANDOM:", ["test_pinned_rows.py", "test_step.py"]),
     ("sim/festival/drive.py", "other.st, other.rng, other.log = self.st.copy(), self.rng.copy(),",
      "other.st, other.rng, other.log = self.st.copy(), self.rng,", ["test_step.py"]),
-    ("sim/core/game.py", "            slot = (g.seat + i) % players if rotate else g.seat",
-     "            slot = g.seat", ["test_step.py"]),
+    ("sim/core/game.py", "            return (g._seat + i) % players if rotate else g._seat",
+     "            return g._seat", ["test_step.py"]),
 ]
 
 

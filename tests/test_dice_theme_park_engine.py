@@ -319,9 +319,10 @@ def test_the_full_games_log_follows_the_administrators_and_skills():
 def test_upkeeps_ones_leave_the_park_but_one_the_ticket_agent_saves():
     """The game loop's upkeep step on a hand-built park: both 1s leave without a ticket
     agent; with one played, one of them stays (on the entrance)."""
+    from conftest import dtp_ones_leave
+
     from sim.core.rng import game_stream
     from sim.dice_theme_park import rules as R
-    from sim.dice_theme_park.play import _ones_leave
 
     p, _ = dtp.prepare(2, ["random", "random"])
     for agents, left in ((0, 0), (1, 1)):
@@ -330,7 +331,7 @@ def test_upkeeps_ones_leave_the_park_but_one_the_ticket_agent_saves():
         for pips in (1, 1, 3):
             R.add_die(st, 0, 9, 0, pips)
         R.play_staff(st, p.tab, 0, R.TICKET_AGENT if agents else R.GUIDE, R.MASCOT)
-        _ones_leave(st, p.tab, 0, scratch[5], p.bots, 0, game_stream(0, 1), scratch, log, 0, 0)
+        dtp_ones_leave(st, p.tab, 0, p.bots, game_stream(0, 1), scratch)
         ones = np.empty(S.DICE, dtype=np.int64)
         assert R.objective_measure(st, p.tab, 0, 1) == 1 + left
         assert R.ones(st, 0, ones) <= left

@@ -156,8 +156,10 @@ def test_keep_decisions_offer_the_two_cards_dealt(dtp):
 def test_save_blue_saves_one_blue_die_leaving_at_upkeep(dtp):
     """After the ticket agents, one die of its colour at 1 may come back on the entrance at
     any pips; other colours are not offered; without a blue 1 there is nothing to save."""
+    from conftest import dtp_ones_leave
+
     from sim.dice_theme_park.bots import bot_arrays
-    from sim.dice_theme_park.play import _ones_leave, new_scratch
+    from sim.dice_theme_park.play import new_scratch
 
     d, tab = dtp
     saved = set()
@@ -165,10 +167,8 @@ def test_save_blue_saves_one_blue_die_leaving_at_upkeep(dtp):
         st = _park(d, tab, admin="save-blue")
         for colour in (BLUE, BLUE, GREEN):
             R.add_die(st, 0, CAROUSEL, colour, 1)
-        ctx = np.zeros(1 + S.DICE, dtype=np.int64)
-        log = np.zeros((10, 8), dtype=np.int64)
-        _ones_leave(st, tab, 0, ctx, bot_arrays(["random", "random"]), 0,
-                    game_stream(seed, 2), new_scratch(), log, 0, 0)
+        dtp_ones_leave(st, tab, 0, bot_arrays(["random", "random"]), game_stream(seed, 2),
+                       new_scratch())
         left = [_die(st, i) for i in range(S.PARK_DICE) if st[S.DIE_AT + i] >= 0]
         assert len(left) <= 1 and all(c == BLUE and h == ENTRANCE for c, _, h in left)
         saved |= {pips for _, pips, _ in left}

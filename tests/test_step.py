@@ -13,7 +13,9 @@ from sim.core.registry import game_module
 
 # (game, mode or side, line-up): every engine that can be driven, every mode
 CASES = [("festival", None, ["greedy", "hunter", "builder", "random"]),
-         *[("magnificent", side, ["greedy", "builder", "showman", "random"]) for side in "AB"]]
+         *[("magnificent", side, ["greedy", "builder", "showman", "random"]) for side in "AB"],
+         *[("dice_theme_park", mode, ["greedy", "builder", "operator", "random"])
+           for mode in ("full", "short", "intro")]]
 
 
 def ids(case):

@@ -32,6 +32,11 @@ from sim.core.runner import with_mode
 PythonBot = Callable[["Game"], int]
 
 
+def copy_buffers(x):
+    """A deep copy of a game's buffers: an array, or a tuple of them (tuples within)."""
+    return tuple(copy_buffers(a) for a in x) if isinstance(x, tuple) else x.copy()
+
+
 def steps_of(game: str):
     """The engine's ``Steps`` class (sim/<game>/drive.py, or the module's own ``Steps``)."""
     module = game_module(game)
@@ -49,19 +54,27 @@ class Game:
     """One game, at a decision or over. Build it with ``new_game``."""
 
     def __init__(self, game: str, prepared, players: int, seed: int, game_index: int,
-                 request: tuple = ()):
+                 request: tuple = (), on_empty: Callable[[Game], int] | None = None):
         self.game, self.players, self.seed, self.game_index = game, players, seed, game_index
         self._request = request  # (data, sets): how bot_move prepares a built-in bot
+        self._on_empty = on_empty  # what a seat with no legal move plays (-1 by default)
         self._bots: dict[str, object] = {}
         self._s = steps_of(game)(prepared)
         self._s.begin(seed, game_index)
         self._advance()
 
     def _advance(self) -> None:
-        self._decision, self._seat = self._s.advance()
-        over = self._decision == self._s.OVER
-        self._moves = (np.zeros(0, dtype=np.int64) if over
-                       else self._s.legal(self._decision, self._seat))
+        """To the next decision with a legal move, or the end. A seat with none plays -1 (a
+        built-in bot in ``play`` is asked first: it draws its numbers, as in simulate)."""
+        while True:
+            self._decision, self._seat = self._s.advance()
+            if self._decision == self._s.OVER:
+                self._moves = np.zeros(0, dtype=np.int64)
+                return
+            self._moves = self._s.legal(self._decision, self._seat)
+            if len(self._moves):
+                return
+            self._s.apply(self._on_empty(self) if self._on_empty else -1)
 
     @property
     def seat(self) -> int:
@@ -187,9 +200,17 @@ def play(game: str, bots: Sequence[str | PythonBot], games: int = 100, seed: int
     prepared, meta, sets = _prepare(game, players, engine, data, sets, mode, side, rotate)
     tables = []
     for i in range(games):
-        g = Game(game, prepared, players, seed, i, (data, sets))
+        def slot_of(g: Game, i=i) -> int:
+            return (g._seat + i) % players if rotate else g._seat
+
+        def on_empty(g: Game) -> int:  # a built-in bot draws its numbers all the same
+            slot = slot_of(g)
+            return g._s.decide(prepared, slot, g._decision, g._seat) \
+                if isinstance(bots[slot], str) else -1
+
+        g = Game(game, prepared, players, seed, i, (data, sets), on_empty)
         while not g.is_over():
-            slot = (g.seat + i) % players if rotate else g.seat
+            slot = slot_of(g)
             bot = bots[slot]
             if isinstance(bot, str):
                 move = g._s.decide(prepared, slot, g._decision, g._seat)

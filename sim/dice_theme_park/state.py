@@ -192,7 +192,25 @@ AGAIN_LEFT = TAKEN + 1
 SUM_OFF = AGAIN_LEFT + 1
 SEAT_SIZE = SUM_OFF + 1
 
-SIZE = SEAT + MAX_PLAYERS * SEAT_SIZE
+# Where the game stands (step.py), after the seats: the pending decision, the point of the
+# game loop to go on from, its loop counters and what the last move left for the loop.
+FLOW = SEAT + MAX_PLAYERS * SEAT_SIZE
+F_KIND = FLOW  # the pending decision (moves.K_*), step.RULES after a move, step.OVER at the end
+F_WHO = FLOW + 1  # the seat to decide
+F_PC = FLOW + 2  # the point of the game loop to go on from after the decision (step.P_*)
+F_I = FLOW + 3  # the seat loop's index (in turn order, or seat by seat)
+F_J = FLOW + 4  # the setup keeps' card kind (0 administrators, 1 skills)
+F_K = FLOW + 5  # a seat's step count (concierges, upgrades, operate steps, ticket agents)
+F_N = FLOW + 6  # that loop's bound, fixed as it starts
+F_MOVE = FLOW + 7  # the last move played (-1: the seat had none)
+F_FOLLOW = FLOW + 8  # what it left the loop (moves.apply's return)
+F_LOG_ROUND = FLOW + 9  # the log's round of the decision (-1 in the setup)
+F_CHECK = FLOW + 10  # 1 in a checked game
+F_BAD = FLOW + 11  # the first invariant violation of a checked game, or 0
+F_PICKS = FLOW + 12  # [MAX_PLAYERS]: the planning's secret staff picks, revealed together
+FLOW_SIZE = 12 + MAX_PLAYERS
+
+SIZE = FLOW + FLOW_SIZE
 
 NOWHERE = -1  # DIE_AT of a free slot; MONO_COL of an empty space; TILE of an empty hex
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.game import copy_buffers
 from sim.festival import batch, play, step
 from sim.festival import features as F
 from sim.festival import state as S
@@ -108,7 +109,7 @@ class Steps:
         other = object.__new__(Steps)
         other.__dict__ = dict(self.__dict__)
         other.st, other.rng, other.log = self.st.copy(), self.rng.copy(), self.log.copy()
-        other.scratch = tuple(a.copy() for a in self.scratch)
+        other.scratch = copy_buffers(self.scratch)
         return other
 
     def result(self, names: list[str], seed: int, game_index: int, rotate: bool):

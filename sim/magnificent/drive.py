@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.game import copy_buffers
 from sim.magnificent import batch, play, step
 from sim.magnificent import features as F
 from sim.magnificent import state as S
@@ -79,15 +80,9 @@ class Steps:
                np.int64(seed), np.int64(game_index), self.rng, self.scratch)
 
     def advance(self) -> tuple[int, int]:
-        """Run the rules to the next decision: (decision code, seat). A decision without a
-        legal move (the kernel's bots then play none) is passed here."""
-        while True:
-            decision, seat = (int(x) for x in _advance(self.st, self.tab, self.rng,
-                                                         self.scratch))
-            if decision == self.OVER or len(self.legal(decision, seat)):
-                return decision, seat
-            self.nlog = _apply(self.st, self.tab, np.int64(-1), self.scratch, self.log,
-                               self.nlog)
+        """Run the rules to the next decision: (decision code, seat)."""
+        decision, seat = _advance(self.st, self.tab, self.rng, self.scratch)
+        return int(decision), int(seat)
 
     def legal(self, decision: int, seat: int) -> np.ndarray:
         moves = self.scratch[0]
@@ -113,7 +108,7 @@ class Steps:
         other = object.__new__(Steps)
         other.__dict__ = dict(self.__dict__)
         other.st, other.rng, other.log = self.st.copy(), self.rng.copy(), self.log.copy()
-        other.scratch = tuple(a.copy() for a in self.scratch)
+        other.scratch = copy_buffers(self.scratch)
         return other
 
     def result(self, names: list[str], seed: int, game_index: int, rotate: bool):

@@ -1,0 +1,128 @@
+"""Dice Theme Park driven from Python, one decision at a time: the engine's side of
+``sim.core.game.Game`` (the contract: a ``Steps`` class, docs/developers.md).
+
+The compiled functions wrap those of step.py and play.py, the ones the batch kernel runs, so
+a game driven from Python follows the same rules and a built-in bot sees the same moves and
+features. They are entry points of their own (cached): the kernel's helpers are never loaded
+from the cache, where the kernel could not inline them (sim/core/kernel_cache.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.game import copy_buffers
+from sim.dice_theme_park import batch, play, step
+from sim.dice_theme_park import features as F
+from sim.dice_theme_park import state as S
+from sim.dice_theme_park.log import format_log
+from sim.dice_theme_park.results import to_table
+
+LOG_ROWS = 20_000  # as replay's
+
+
+@njit(cache=True)
+def _begin(st, tab, n_players, mode, seed, game_index, rng):
+    step.begin(st, tab, n_players, mode, seed, game_index, rng, False)
+
+
+@njit(cache=True)
+def _advance(st, tab, rng, scratch, log, nlog):
+    return step.advance(st, tab, rng, scratch[5], scratch[6], log, nlog)
+
+
+@njit(cache=True)
+def _apply(st, tab, move, scratch, log, nlog):
+    return step.apply(st, tab, move, scratch[5], scratch[6], log, nlog)
+
+
+@njit(cache=True)
+def _legal(st, tab, kind, p, moves, scratch):
+    return step.legal(st, tab, kind, p, moves, scratch[5], scratch[4])
+
+
+@njit(cache=True)
+def _features(st, tab, kind, p, moves, n, scratch):
+    step.features(st, tab, kind, p, moves, n, scratch[1], scratch[3])
+
+
+@njit(cache=True)
+def _decide(st, tab, kind, p, bots, bot, rng, scratch):
+    return play.decide(st, tab, p, kind, scratch[5], bots, bot, rng, scratch)
+
+
+@njit(cache=True)
+def _record(st, tab, seat_out, win_out, game_out, rotate, game_index):
+    dice = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
+    wins = np.zeros(S.MAX_PLAYERS)
+    ranks = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
+    batch.record(st, tab, 0, seat_out, win_out, game_out, rotate, game_index, 0, dice, wins,
+                 ranks)
+
+
+class Steps:
+    """One game of Dice Theme Park, dealt by ``begin`` and driven decision by decision."""
+
+    DECISIONS = step.DECISIONS  # decision code -> name (the bots' decision kinds)
+    OVER = step.OVER
+    FEATURES = {kind: F.FEATURES for kind in step.DECISIONS.values()}
+
+    def __init__(self, prepared):
+        self.prepared = prepared
+        self.tab = prepared.tab
+        self.players = prepared.n_players
+        self.st, self.rng, self.scratch, self.log = play.new_buffers(LOG_ROWS)
+        self.nlog = 0
+
+    def begin(self, seed: int, game_index: int) -> None:
+        _begin(self.st, self.tab, np.int64(self.players), np.int64(self.prepared.mode),
+               np.int64(seed), np.int64(game_index), self.rng)
+
+    def advance(self) -> tuple[int, int]:
+        """Run the rules to the next decision: (decision code, seat)."""
+        decision, seat, self.nlog = _advance(self.st, self.tab, self.rng, self.scratch,
+                                             self.log, self.nlog)
+        return int(decision), int(seat)
+
+    def legal(self, decision: int, seat: int) -> np.ndarray:
+        moves = self.scratch[0]
+        return moves[: _legal(self.st, self.tab, decision, seat, moves, self.scratch)].copy()
+
+    def features(self, decision: int, seat: int, moves: np.ndarray) -> np.ndarray:
+        self.scratch[0][: len(moves)] = moves
+        _features(self.st, self.tab, decision, seat, self.scratch[0], len(moves),
+                  self.scratch)
+        return self.scratch[1][: len(moves), : len(F.FEATURES)].copy()
+
+    def apply(self, move: int) -> None:
+        self.nlog = _apply(self.st, self.tab, np.int64(move), self.scratch, self.log,
+                           self.nlog)
+
+    def decide(self, bots, slot: int, decision: int, seat: int) -> int:
+        """The move of bot ``slot`` of ``bots`` (a prepared line-up's), drawing its numbers
+        from the game's stream."""
+        return int(_decide(self.st, self.tab, decision, seat, bots.bots, slot, self.rng,
+                           self.scratch))
+
+    def copy(self) -> Steps:
+        other = object.__new__(Steps)
+        other.__dict__ = dict(self.__dict__)
+        other.st, other.rng, other.log = self.st.copy(), self.rng.copy(), self.log.copy()
+        other.scratch = copy_buffers(self.scratch)
+        return other
+
+    def result(self, names: list[str], seed: int, game_index: int, rotate: bool):
+        """The finished game's rows (a one-game results table) and its final stars."""
+        n = self.players
+        seat_out = np.zeros((batch.NS, 1, n), dtype=np.int64)
+        win_out = np.zeros((1, n))
+        game_out = np.zeros((batch.NG, 1), dtype=np.int64)
+        _record(self.st, self.tab, seat_out, win_out, game_out, rotate, game_index)
+        table = to_table(self.prepared.data, names, self.prepared.mode, seed, game_index,
+                         seat_out, win_out, game_out)
+        return table, [int(self.st[S.seat(p) + S.STARS]) for p in range(n)]
+
+    def log_lines(self, names: list[str]) -> list[str]:
+        return format_log(self.log, min(self.nlog, len(self.log)), self.prepared.data,
+                          self.st, names)
