@@ -7,7 +7,7 @@ import pandas as pd  # noqa: I001
 import sim.core.kernel_cache  # noqa: F401  (first: decides where kernels are cached)
 from sim.core.errors import ParameterError, PlaytestError
 from sim.core.run_folder import load_results
-from sim.core.runner import run, simulate_frame, with_mode
+from sim.core.runner import run, simulate_frame, with_mode_or_side
 
 __all__ = ["simulate", "run", "load_results", "PlaytestError"]
 
@@ -40,11 +40,7 @@ def simulate(game: str = "festival", games: int = 10_000, players: int = 4,
         raise PlaytestError(f"simulate() has no parameter '{next(iter(unknown))}'")
     if not isinstance(game, str):
         raise ParameterError("game", f"must be a game's name, got {game!r}")
-    if mode is not None and side is not None:
-        raise ParameterError("side", "and mode= name the same thing: give one")
-    if mode is not None or side is not None:
-        sets = with_mode(game, sets, mode if side is None else side,
-                         "mode" if side is None else "side")
+    sets = with_mode_or_side(game, sets, mode, side)
     if out is None:
         for name, value in (("backend", backend), ("workers", workers), ("address", address)):
             if value is not None:

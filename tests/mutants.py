@@ -767,7 +767,7 @@ MUTANTS = [
      "        if p + 2 < st[S.N_PLAYERS]:", ["test_pinned_rows.py", "test_step.py"]),
     ("sim/festival/play.py", "        if decision == step.TURN and bots[0][bot] == RANDOM:",
      "        if bots[0][bot] == RANDOM:", ["test_pinned_rows.py", "test_step.py"]),
-    ("sim/festival/drive.py", "other.st, other.rng, other.log = self.st.copy(), self.rng.copy(),",
+    ("sim/core/game.py", "other.st, other.rng, other.log = self.st.copy(), self.rng.copy(),",
      "other.st, other.rng, other.log = self.st.copy(), self.rng,", ["test_step.py"]),
     ("sim/core/game.py", "            return (g._seat + i) % players if rotate else g._seat",
      "            return g._seat", ["test_step.py"]),

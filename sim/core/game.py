@@ -27,7 +27,7 @@ from sim.core.checks import MAX_GAMES, MAX_SEED, whole
 from sim.core.errors import ParameterError, PlaytestError
 from sim.core.registry import game_module
 from sim.core.run_folder import ATTRS
-from sim.core.runner import with_mode
+from sim.core.runner import with_mode_or_side
 
 PythonBot = Callable[["Game"], int]
 
@@ -35,6 +35,57 @@ PythonBot = Callable[["Game"], int]
 def copy_buffers(x):
     """A deep copy of a game's buffers: an array, or a tuple of them (tuples within)."""
     return tuple(copy_buffers(a) for a in x) if isinstance(x, tuple) else x.copy()
+
+
+class CompiledSteps:
+    """What the three engines' ``drive.Steps`` share: a game's buffers and its compiled
+    entry points, each with one signature in every engine (``drive.py`` says what they
+    wrap). An engine's class adds ``begin``, ``result``, ``log_lines``, its decisions and
+    features, and its buffers."""
+
+    DECISIONS: dict[int, str] = {}
+    OVER = -1
+    FEATURES: dict[str, tuple[str, ...]] = {}
+
+    def __init__(self, prepared, tab, buffers):
+        self.prepared, self.tab, self.players = prepared, tab, prepared.n_players
+        self.st, self.rng, self.scratch, self.log = buffers
+        self.nlog = 0
+
+    def advance(self) -> tuple[int, int]:
+        """Run the rules to the next decision: (decision code, seat)."""
+        decision, seat, self.nlog = self._advance(self.st, self.tab, self.rng, self.scratch,
+                                                  self.log, self.nlog)
+        return int(decision), int(seat)
+
+    def legal(self, decision: int, seat: int) -> np.ndarray:
+        moves = self.scratch[0]
+        n = self._legal(self.st, self.tab, decision, seat, moves, self.scratch)
+        return moves[:n].copy()
+
+    def features(self, decision: int, seat: int, moves: np.ndarray) -> np.ndarray:
+        self.scratch[0][: len(moves)] = moves
+        self._features(self.st, self.tab, decision, seat, self.scratch[0], len(moves),
+                       self.scratch)
+        names = self.FEATURES[self.DECISIONS[decision]]
+        return self.scratch[1][: len(moves), : len(names)].copy()
+
+    def apply(self, move: int) -> None:
+        self.nlog = self._apply(self.st, self.tab, np.int64(move), self.scratch, self.log,
+                                self.nlog)
+
+    def decide(self, bots, slot: int, decision: int, seat: int) -> int:
+        """The move of bot ``slot`` of ``bots`` (a prepared line-up's), drawing its numbers
+        from the game's stream."""
+        return int(self._decide(self.st, self.tab, decision, seat, bots.bots, slot, self.rng,
+                                self.scratch))
+
+    def copy(self):
+        other = object.__new__(type(self))
+        other.__dict__ = dict(self.__dict__)
+        other.st, other.rng, other.log = self.st.copy(), self.rng.copy(), self.log.copy()
+        other.scratch = copy_buffers(self.scratch)
+        return other
 
 
 def steps_of(game: str):
@@ -115,6 +166,9 @@ class Game:
     def apply(self, move: int) -> None:
         """Play ``move`` (one of ``legal_moves()``) and run the rules to the next decision."""
         self._check(move, "")
+        self._play(move)
+
+    def _play(self, move: int) -> None:
         self._s.apply(int(move))
         self._advance()
 
@@ -147,7 +201,10 @@ class Game:
     def log(self, names: Sequence[str] | None = None) -> list[str]:
         """The game so far, one event a line, as ``playtest replay`` prints it (``names``:
         who plays each seat)."""
-        return self._s.log_lines(list(names) if names else ["player"] * self.players)
+        names = list(names) if names else ["player"] * self.players
+        if len(names) != self.players:
+            raise ParameterError("names", f"gives {len(names)} names for {self.players} seats")
+        return self._s.log_lines(names)
 
     def __repr__(self) -> str:
         where = "over" if self.is_over() else (f"seat {self._seat} to decide "
@@ -156,11 +213,7 @@ class Game:
 
 
 def _prepare(game: str, players: int, bots: list[str], data, sets, mode, side, rotate=True):
-    if mode is not None and side is not None:
-        raise ParameterError("side", "and mode= name the same thing: give one")
-    if mode is not None or side is not None:
-        sets = with_mode(game, sets, mode if side is None else side,
-                         "mode" if side is None else "side")
+    sets = with_mode_or_side(game, sets, mode, side)
     prepared, meta = game_module(game).prepare(players, bots, data, rotate, sets=sets or None)
     return prepared, meta, sets or None
 
@@ -217,7 +270,7 @@ def play(game: str, bots: Sequence[str | PythonBot], games: int = 100, seed: int
             else:
                 move = bot(g)
                 g._check(move, f"the Python bot {names[slot]} played ")
-            g.apply(move)
+            g._play(move)
         tables.append(g._s.result(names, seed, i, rotate)[0])
     df = pa.concat_tables(tables).to_pandas()
     df.attrs[ATTRS] = {"request": {"game": game, "games": games, "players": players,

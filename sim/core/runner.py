@@ -530,6 +530,18 @@ def with_mode(game: str, sets: dict | None, mode: str | None, flag: str = "mode"
     return sets
 
 
+def with_mode_or_side(game: str, sets: dict | None, mode: str | None, side: str | None
+                      ) -> dict | None:
+    """``with_mode`` for the Python API's ``mode=`` or ``side=`` (the same thing; one of
+    them); ``sets`` unchanged when neither is given."""
+    if mode is not None and side is not None:
+        raise ParameterError("side", "and mode= name the same thing: give one")
+    if mode is None and side is None:
+        return sets
+    return with_mode(game, sets, mode if side is None else side,
+                     "mode" if side is None else "side")
+
+
 def simulate_frame(game: str, games: int, players: int, bots: list[str] | None, seed: int,
                    start: int = 0, chunk_size: int | None = None, rotate: bool = True,
                    data: str | None = None, threads: int | None = None,

@@ -137,6 +137,14 @@ def begin(st, tab, n_players, mode, seed, game_index, rng, check):
 
 
 @njit(inline="always")
+def _next_seat(st, i, n, again, then):
+    """The seat loop goes on at ``again`` with the next seat, or at ``then`` (the index back
+    to 0) after the last."""
+    st[S.F_I] = i + 1 if i + 1 < n else 0
+    st[S.F_PC] = again if i + 1 < n else then
+
+
+@njit(inline="always")
 def _decide_at(st, kind, p, then, log_round):
     """Stop at a ``kind`` decision of seat p; the loop goes on at ``then`` after it."""
     st[S.F_KIND] = kind
@@ -263,16 +271,14 @@ def advance(st, tab, rng, ctx, details, log, nlog):
                 st[S.F_K] += 1
                 _decide_at(st, M.K_CONCIERGE, p, P_CONCIERGE, r)
             else:
-                st[S.F_I] = i + 1 if i + 1 < n else 0
-                st[S.F_PC] = P_WELCOME if i + 1 < n else P_LEFTOVER
+                _next_seat(st, i, n, P_WELCOME, P_LEFTOVER)
         elif pc == P_LEFTOVER:  # after every monorail and concierge (rules.md 32)
             if R.has_admin(st, tab, p, R.A_LEFTOVER):
                 _decide_at(st, M.K_LEFTOVER, p, P_LEFTOVER_NEXT, r)
             else:
                 st[S.F_PC] = P_LEFTOVER_NEXT
         elif pc == P_LEFTOVER_NEXT:
-            st[S.F_I] = i + 1 if i + 1 < n else 0
-            st[S.F_PC] = P_LEFTOVER if i + 1 < n else P_EXPAND
+            _next_seat(st, i, n, P_LEFTOVER, P_EXPAND)
         elif pc == P_EXPAND:
             _decide_at(st, M.K_BUILD, p, P_BONUS, r)
         elif pc == P_BONUS:  # the amenity bonus of the build
@@ -295,8 +301,7 @@ def advance(st, tab, rng, ctx, details, log, nlog):
             else:
                 st[S.F_PC] = P_EXPAND_NEXT
         elif pc == P_EXPAND_NEXT:
-            st[S.F_I] = i + 1 if i + 1 < n else 0
-            st[S.F_PC] = P_EXPAND if i + 1 < n else P_IMPROVE
+            _next_seat(st, i, n, P_EXPAND, P_IMPROVE)
         elif pc == P_IMPROVE:
             st[S.F_K] = 0
             _decide_at(st, M.K_MAP, p, P_UPGRADE, r)
@@ -309,9 +314,8 @@ def advance(st, tab, rng, ctx, details, log, nlog):
         elif pc == P_UPGRADE_NEXT:
             st[S.F_PC] = P_IMPROVE_NEXT if move <= 0 else P_UPGRADE
         elif pc == P_IMPROVE_NEXT:
-            st[S.F_I] = i + 1 if i + 1 < n else 0
             st[S.F_K] = 0
-            st[S.F_PC] = P_IMPROVE if i + 1 < n else P_OPERATE
+            _next_seat(st, i, n, P_IMPROVE, P_OPERATE)
             if i + 1 == n:
                 nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_CHECK, 0)
         elif pc == P_OPERATE:
@@ -344,9 +348,8 @@ def advance(st, tab, rng, ctx, details, log, nlog):
             nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_CHECK, 0)
             st[S.F_PC] = P_OPERATE
         elif pc == P_OPERATE_SEAT_NEXT:
-            st[S.F_I] = i + 1 if i + 1 < n else 0
             st[S.F_K] = 0
-            st[S.F_PC] = P_OPERATE if i + 1 < n else P_UPKEEP
+            _next_seat(st, i, n, P_OPERATE, P_UPKEEP)
         elif pc == P_UPKEEP:
             nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_UPKEEP, 0)
             st[S.F_PC] = P_ONES if r < st[S.ROUNDS] - 1 else P_ROUND_END
@@ -369,19 +372,16 @@ def advance(st, tab, rng, ctx, details, log, nlog):
                     _decide_at(st, M.K_ADMIN_SAVE, p, P_DISCARD, r)
         elif pc == P_DISCARD:
             nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_DISCARD, p)
-            st[S.F_I] = i + 1 if i + 1 < n else 0
-            st[S.F_PC] = P_ONES if i + 1 < n else P_SWAP
+            _next_seat(st, i, n, P_ONES, P_SWAP)
         elif pc == P_SWAP:
             if R.has_admin(st, tab, p, R.A_SWAP):
                 _decide_at(st, M.K_SWAP, p, P_SWAP_NEXT, r)
             else:
                 st[S.F_PC] = P_SWAP_NEXT
         elif pc == P_SWAP_NEXT:
-            st[S.F_I] = i + 1 if i + 1 < n else 0
-            st[S.F_PC] = P_SWAP
+            _next_seat(st, i, n, P_SWAP, P_ROUND_END)
             if i + 1 == n:
                 nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_REFILL, 0)
-                st[S.F_PC] = P_ROUND_END
         elif pc == P_ROUND_END:
             nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_CHECK, 0)
             st[S.F_I] = 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.game import copy_buffers
+from sim.core.game import CompiledSteps
 from sim.festival import batch, play, step
 from sim.festival import features as F
 from sim.festival import state as S
@@ -27,18 +27,19 @@ def _begin(st, tab, n_players, seed, game_index, rng, log):
     return step.begin(st, tab, n_players, seed, game_index, rng, log)
 
 
+# the entry points of CompiledSteps, one signature in every engine
 @njit(cache=True)
-def _advance(st, tab, log, nlog):
+def _advance(st, tab, rng, scratch, log, nlog):
     return step.advance(st, tab, log, nlog)
 
 
 @njit(cache=True)
-def _apply(st, tab, move, log, nlog):
+def _apply(st, tab, move, scratch, log, nlog):
     return step.apply(st, tab, move, log, nlog)
 
 
 @njit(cache=True)
-def _legal(st, tab, decision, p, moves):
+def _legal(st, tab, decision, p, moves, scratch):
     return step.legal(st, tab, decision, p, moves)
 
 
@@ -63,54 +64,21 @@ def _record(st, tab, seat_out, win_out, game_out, rotate, game_index):
     return scores[: st[S.N_PLAYERS]].copy()
 
 
-class Steps:
+class Steps(CompiledSteps):
     """One game of Festival, dealt by ``begin`` and driven decision by decision."""
 
     DECISIONS = step.DECISIONS  # decision code -> name (the bots' decision kinds)
     OVER = step.OVER
     FEATURES = {"turn": F.TURN_FEATURES, "start_side": F.START_FEATURES}
+    _advance, _apply, _legal = staticmethod(_advance), staticmethod(_apply), staticmethod(_legal)
+    _features, _decide = staticmethod(_features), staticmethod(_decide)
 
     def __init__(self, prepared):
-        self.prepared = prepared
-        self.tab = prepared.data.tab
-        self.players = prepared.n_players
-        self.st, self.rng, self.scratch, self.log = play.new_buffers(LOG_ROWS)
-        self.nlog = 0
+        super().__init__(prepared, prepared.data.tab, play.new_buffers(LOG_ROWS))
 
     def begin(self, seed: int, game_index: int) -> None:
         self.nlog = _begin(self.st, self.tab, np.int64(self.players), np.int64(seed),
                            np.int64(game_index), self.rng, self.log)
-
-    def advance(self) -> tuple[int, int]:
-        """Run the rules to the next decision: (decision code, seat)."""
-        decision, seat, self.nlog = _advance(self.st, self.tab, self.log, self.nlog)
-        return int(decision), int(seat)
-
-    def legal(self, decision: int, seat: int) -> np.ndarray:
-        moves = self.scratch[0]
-        return moves[: _legal(self.st, self.tab, decision, seat, moves)].copy()
-
-    def features(self, decision: int, seat: int, moves: np.ndarray) -> np.ndarray:
-        self.scratch[0][: len(moves)] = moves
-        _features(self.st, self.tab, decision, seat, self.scratch[0], len(moves), self.scratch)
-        names = self.FEATURES[self.DECISIONS[decision]]
-        return self.scratch[1][: len(moves), : len(names)].copy()
-
-    def apply(self, move: int) -> None:
-        self.nlog = _apply(self.st, self.tab, np.int64(move), self.log, self.nlog)
-
-    def decide(self, bots, slot: int, decision: int, seat: int) -> int:
-        """The move of bot ``slot`` of ``bots`` (a prepared line-up's), drawing its numbers
-        from the game's stream."""
-        return int(_decide(self.st, self.tab, decision, seat, bots.bots, slot, self.rng,
-                           self.scratch))
-
-    def copy(self) -> Steps:
-        other = object.__new__(Steps)
-        other.__dict__ = dict(self.__dict__)
-        other.st, other.rng, other.log = self.st.copy(), self.rng.copy(), self.log.copy()
-        other.scratch = copy_buffers(self.scratch)
-        return other
 
     def result(self, names: list[str], seed: int, game_index: int, rotate: bool):
         """The finished game's rows (a one-game results table) and its final scores."""
@@ -125,4 +93,3 @@ class Steps:
 
     def log_lines(self, names: list[str]) -> list[str]:
         return format_log(self.log, self.nlog, self.prepared.data, names, self.players)
-

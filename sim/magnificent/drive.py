@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.game import copy_buffers
+from sim.core.game import CompiledSteps
 from sim.magnificent import batch, play, step
 from sim.magnificent import features as F
 from sim.magnificent import state as S
@@ -27,9 +27,11 @@ def _begin(st, tab, n_players, side, seed, game_index, rng, scratch):
     step.begin(st, tab, n_players, side, seed, game_index, rng, scratch[6], False)
 
 
+# the entry points of CompiledSteps, one signature in every engine
 @njit(cache=True)
-def _advance(st, tab, rng, scratch):
-    return step.advance(st, tab, rng, scratch[7])
+def _advance(st, tab, rng, scratch, log, nlog):
+    decision, seat = step.advance(st, tab, rng, scratch[7])
+    return decision, seat, nlog
 
 
 @njit(cache=True)
@@ -61,55 +63,21 @@ def _record(st, tab, seat_out, win_out, game_out, rotate, game_index):
     batch.record(st, tab, 0, seat_out, win_out, game_out, rotate, game_index, 0, wins, ranks)
 
 
-class Steps:
+class Steps(CompiledSteps):
     """One game of The Magnificent, dealt by ``begin`` and driven decision by decision."""
 
     DECISIONS = step.DECISIONS  # decision code -> name (the bots' decision kinds)
     OVER = step.OVER
     FEATURES = {kind: F.FEATURES for kind in step.DECISIONS.values()}
+    _advance, _apply, _legal = staticmethod(_advance), staticmethod(_apply), staticmethod(_legal)
+    _features, _decide = staticmethod(_features), staticmethod(_decide)
 
     def __init__(self, prepared):
-        self.prepared = prepared
-        self.tab = prepared.tab
-        self.players = prepared.n_players
-        self.st, self.rng, self.scratch, self.log = play.new_buffers(LOG_ROWS)
-        self.nlog = 0
+        super().__init__(prepared, prepared.tab, play.new_buffers(LOG_ROWS))
 
     def begin(self, seed: int, game_index: int) -> None:
         _begin(self.st, self.tab, np.int64(self.players), np.int64(self.prepared.side),
                np.int64(seed), np.int64(game_index), self.rng, self.scratch)
-
-    def advance(self) -> tuple[int, int]:
-        """Run the rules to the next decision: (decision code, seat)."""
-        decision, seat = _advance(self.st, self.tab, self.rng, self.scratch)
-        return int(decision), int(seat)
-
-    def legal(self, decision: int, seat: int) -> np.ndarray:
-        moves = self.scratch[0]
-        return moves[: _legal(self.st, self.tab, decision, seat, moves, self.scratch)].copy()
-
-    def features(self, decision: int, seat: int, moves: np.ndarray) -> np.ndarray:
-        self.scratch[0][: len(moves)] = moves
-        _features(self.st, self.tab, decision, seat, self.scratch[0], len(moves),
-                  self.scratch)
-        return self.scratch[1][: len(moves), : len(F.FEATURES)].copy()
-
-    def apply(self, move: int) -> None:
-        self.nlog = _apply(self.st, self.tab, np.int64(move), self.scratch, self.log,
-                           self.nlog)
-
-    def decide(self, bots, slot: int, decision: int, seat: int) -> int:
-        """The move of bot ``slot`` of ``bots`` (a prepared line-up's), drawing its numbers
-        from the game's stream."""
-        return int(_decide(self.st, self.tab, decision, seat, bots.bots, slot, self.rng,
-                           self.scratch))
-
-    def copy(self) -> Steps:
-        other = object.__new__(Steps)
-        other.__dict__ = dict(self.__dict__)
-        other.st, other.rng, other.log = self.st.copy(), self.rng.copy(), self.log.copy()
-        other.scratch = copy_buffers(self.scratch)
-        return other
 
     def result(self, names: list[str], seed: int, game_index: int, rotate: bool):
         """The finished game's rows (a one-game results table) and its final scores."""

@@ -104,6 +104,14 @@ def begin(st, tab, n_players, side, seed, game_index, rng, tmp, check):
 
 
 @njit(inline="always")
+def _next_seat(st, i, n, again, then):
+    """The seat loop goes on at ``again`` with the next seat, or at ``then`` (the index back
+    to 0) after the last."""
+    st[S.F_I] = i + 1 if i + 1 < n else 0
+    st[S.F_PC] = again if i + 1 < n else then
+
+
+@njit(inline="always")
 def _decide_at(st, kind, p, then, log_round):
     """Stop at a ``kind`` decision of seat p; the loop goes on at ``then`` after it."""
     st[S.F_KIND] = kind
@@ -269,13 +277,11 @@ def advance(st, tab, rng, order):
         elif pc == P_DRAFT:
             _decide_at(st, M.K_DRAFT, st[S.F_ORDER + i], P_DRAFT_NEXT, r)
         elif pc == P_DRAFT_NEXT:
-            st[S.F_I] = i + 1 if i + 1 < n else 0
-            st[S.F_PC] = P_DRAFT if i + 1 < n else P_SCORE
+            _next_seat(st, i, n, P_DRAFT, P_SCORE)
         elif pc == P_SCORE:
             _decide_at(st, M.K_SCORE, i, P_SCORE_NEXT, r)
         elif pc == P_SCORE_NEXT:
-            st[S.F_I] = i + 1 if i + 1 < n else 0
-            st[S.F_PC] = P_SCORE if i + 1 < n else P_NEXT_ROUND
+            _next_seat(st, i, n, P_SCORE, P_NEXT_ROUND)
         elif pc == P_NEXT_ROUND:
             _rules(st, tab, rng, order, pc, 0)
             st[S.F_PC] = P_ROUND if r + 1 < rounds else P_FILL
