@@ -19,6 +19,8 @@ from sim.core.checks import rule_sets, whole
 from sim.core.registry import game_module
 
 REPEATS = 3  # each rate is the best of 3 timed runs (the median is printed beside it)
+SEARCH_GAMES = 100  # games per figure of a line-up with a search bot (seconds, not minutes)
+ROLLOUT_GAMES = 5  # games driven decision by decision to count a search bot's rollouts
 
 
 def cases(game: str) -> list[tuple[str, int]]:
@@ -28,14 +30,55 @@ def cases(game: str) -> list[tuple[str, int]]:
     return [(bot, n) for bot in module.BENCH_BOTS for n in dict.fromkeys((lo, hi))]
 
 
+def _searching(game: str, lineup: list[str]) -> list[int]:
+    """The slots of ``lineup`` that a search bot plays."""
+    from strategies.presets import game_presets
+    from strategies.selectors import SEARCH
+
+    known = game_presets(game)
+    return [i for i, b in enumerate(lineup)
+            if b.partition(":")[0] in known and known[b.partition(":")[0]].selector == SEARCH]
+
+
+def _rollouts(game: str, p, games: int) -> dict:
+    """A search bot's rollouts a second: ``games`` games driven decision by decision
+    (sim.core.game's steps), the search seats' decisions timed alone."""
+    from sim.core.game import steps_of
+
+    slots = _searching(game, list(p.bot_names))
+    s = steps_of(game)(p)
+    n, seconds, decisions = p.n_players, 0.0, 0
+    for g in range(games):
+        s.begin(1, g)
+        while True:
+            decision, seat = s.advance()
+            if decision == s.OVER:
+                break
+            slot = (seat + g) % n if p.rotate else seat
+            t0 = time.perf_counter()
+            move = s.decide(p, slot, decision, seat)
+            if slot in slots:
+                seconds += time.perf_counter() - t0
+                decisions += 1
+            s.apply(move)
+    played = s.rollouts()
+    return {"rollouts": played, "rollouts_per_s": played / max(seconds, 1e-9),
+            "search_decisions": decisions}
+
+
 def _measure(game: str, bot: str, players: int, games: int, threads: int | None,
              sets: dict) -> dict:
-    """Run in the child: one warm-up chunk, then timed chunks at 1 thread and at all."""
+    """Run in the child: one warm-up chunk, then timed chunks at 1 thread and at all;
+    ``bot``: one bot for every seat, or a line-up (comma-separated). A line-up with a search
+    bot is timed once per figure, and its rollouts counted."""
     import numba
 
     module = game_module(game)
     play_chunk = module.play_chunk
-    p, _ = module.prepare(players, [bot] * players, sets=sets or None)
+    lineup = bot.split(",") if "," in bot else [bot] * players
+    search = bool(_searching(game, lineup))
+    repeats = 1 if search else REPEATS
+    p, _ = module.prepare(players, lineup, sets=sets or None)
     t0 = time.perf_counter()
     play_chunk(p, seed=1, start=0, n=1)
     first = time.perf_counter() - t0
@@ -47,16 +90,18 @@ def _measure(game: str, bot: str, players: int, games: int, threads: int | None,
         return out
     for label, n_threads in (("one_core", 1), ("total", threads or numba.config.NUMBA_NUM_THREADS)):
         numba.set_num_threads(n_threads)
-        play_chunk(p, seed=1, start=1, n=min(games, 1000))  # warm the thread pool
+        play_chunk(p, seed=1, start=1, n=min(games, 1000 if not search else n_threads))
         seconds = []
-        for _ in range(REPEATS):
+        for _ in range(repeats):
             t0 = time.perf_counter()
             play_chunk(p, seed=1, start=0, n=games)
             seconds.append(time.perf_counter() - t0)
         out[f"gps_{label}"] = games / min(seconds)
-        out[f"gps_{label}_median"] = games / sorted(seconds)[REPEATS // 2]
+        out[f"gps_{label}_median"] = games / sorted(seconds)[repeats // 2]
         out[f"threads_{label}"] = n_threads
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if search:
+        out.update(_rollouts(game, p, min(games, ROLLOUT_GAMES)))
     return out
 
 
@@ -68,20 +113,28 @@ def _child(args: list[str], env: dict | None = None) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def bench(game: str, games: int = 40_000, interpreted_games: int = 20,
-          threads: int | None = None, sets: dict | None = None) -> list:
+def bench(game: str, games: int | None = None, interpreted_games: int = 20,
+          threads: int | None = None, sets: dict | None = None,
+          lineup: list[str] | None = None) -> list:
     """Print and return the figures; ``sets``: rule overrides and the mode, as for
-    simulate. Every number is checked before anything compiles."""
+    simulate; ``lineup``: one line-up to measure instead of the game's bench bots (with a
+    search bot: its rollouts a second too). Every number is checked before anything
+    compiles."""
     import numba
 
+    search = bool(lineup and _searching(game, lineup))
+    games = games if games is not None else SEARCH_GAMES if search else 40_000
     whole("games", games, 1)
     whole("interpreted_games", interpreted_games, 0)
     if threads is not None:
         whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     sets = rule_sets("sets", sets)
-    todo = cases(game)
+    todo = [(",".join(lineup), len(lineup))] if lineup else cases(game)
+    if lineup:
+        interpreted_games = 0  # an interpreted search would take hours
     # bad input fails here, in one line; the meta names the mode a game plays by default
-    _, meta = game_module(game).prepare(todo[0][1], [todo[0][0]] * todo[0][1], sets=sets)
+    first = todo[0][0].split(",") if lineup else [todo[0][0]] * todo[0][1]
+    _, meta = game_module(game).prepare(todo[0][1], first, sets=sets)
     rules = json.dumps(sets or {})
     first_bot, most = todo[0][0], max(n for _, n in todo)
     shown = "".join(f", {k} {v}" for k, v in {"mode": meta.get("mode"), **(sets or {})}.items()
@@ -98,15 +151,26 @@ def bench(game: str, games: int = 40_000, interpreted_games: int = 20,
     _child([game, first_bot, str(most), "1", rules])
     rows = []
     print(f"games per second, best of {REPEATS} runs (median in brackets):")
-    print(f"{'bots':8} {'players':>7} {'1 core':>18} {'total':>18} {'threads':>7} {'peak MB':>8}")
+    if search:
+        print("(a line-up with a search bot: one timed run per figure)")
+    width = max(8, *(len(bot) for bot, _ in todo))
+    print(f"{'bots':{width}} {'players':>7} {'1 core':>18} {'total':>18} {'threads':>7} "
+          f"{'peak MB':>8}")
     for bot, players in todo:
         r = _child([game, bot, str(players), str(games), rules]
                    + ([str(threads)] if threads else []))
         rows.append(r)
-        one = f"{r['gps_one_core']:,.0f} ({r['gps_one_core_median']:,.0f})"
-        total = f"{r['gps_total']:,.0f} ({r['gps_total_median']:,.0f})"
-        print(f"{bot:8} {players:7d} {one:>18} {total:>18} {r['threads_total']:7d} "
+        one = f"{r['gps_one_core']:,.1f} ({r['gps_one_core_median']:,.1f})" if search else \
+            f"{r['gps_one_core']:,.0f} ({r['gps_one_core_median']:,.0f})"
+        total = f"{r['gps_total']:,.1f} ({r['gps_total_median']:,.1f})" if search else \
+            f"{r['gps_total']:,.0f} ({r['gps_total_median']:,.0f})"
+        print(f"{bot:{width}} {players:7d} {one:>18} {total:>18} {r['threads_total']:7d} "
               f"{r['peak_mb']:8.0f}")
+        if "rollouts" in r:
+            per = r["rollouts"] / max(r["search_decisions"], 1)
+            print(f"\nsearch: {r['rollouts_per_s']:,.0f} rollouts a second on one core "
+                  f"({r['rollouts']:,} rollouts in {r['search_decisions']:,} decisions of "
+                  f"{ROLLOUT_GAMES} games, {per:,.1f} a decision)")
     if not interpreted_games:
         return rows
     print(f"\ncompiled against interpreted (NUMBA_DISABLE_JIT=1, {interpreted_games} games, "

@@ -249,9 +249,16 @@ def cmd_diff(a) -> int:
 
 def cmd_bench(a) -> int:
     from reports.bench import bench
+    from sim.core.registry import game_module
 
+    lineup = None
+    if a.bots is not None:
+        names = [b for b in a.bots.split(",") if b.strip()]
+        players = a.players or (len(names) if len(names) > 1 else
+                                game_module(a.game).PLAYERS[1])
+        lineup = _bots(a.game, a.bots, players)
     bench(a.game, games=a.games, interpreted_games=a.interpreted_games, threads=a.threads,
-          sets=_sets(a, a.game) or None)
+          sets=_sets(a, a.game) or None, lineup=lineup)
     return 0
 
 
@@ -480,10 +487,16 @@ compared as independent samples. Writes OUT/index.html and OUT/diff.csv.
   playtest bench festival
   playtest bench festival --games 50000 --interpreted-games 10
   playtest bench dice_theme_park --mode intro
+  playtest bench festival --bots search,greedy,greedy,greedy
 
 """ + games_help())
     b.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
-    b.add_argument("--games", type=int, default=40_000, help="games per measurement")
+    b.add_argument("--games", type=int, help="games per measurement (default 40,000; 100 "
+                   "for a line-up with a search bot)")
+    b.add_argument("--bots", help="measure this line-up (comma-separated, as for simulate) "
+                   "instead of the game's bench bots; with a search bot, its rollouts a "
+                   "second too")
+    b.add_argument("--players", type=int, help="players of --bots (default: its length)")
     b.add_argument("--interpreted-games", type=int, default=20,
                    help="games for the interpreted (NUMBA_DISABLE_JIT=1) comparison; 0 "
                    "skips it")

@@ -8,12 +8,12 @@ or decision kind is refused there with the preset named.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from strategies.selectors import NAMES
+from strategies.selectors import BUDGET, CANDIDATES, HORIZON, N_PARAMS, NAMES, PARAM, ROLLOUT
 
 PRESET_DIR = Path(__file__).resolve().parent / "presets"
 
@@ -29,6 +29,26 @@ class Preset:
     param: float
     description: str
     weights: dict[str, dict[str, float]] = field(default_factory=dict)  # kind -> feature -> w
+    search: tuple[int, str, int, int] | None = None  # budget, rollout bot, horizon, candidates
+
+
+MAX_BUDGET = 1_000_000  # a search bot's rollouts per decision
+SEARCH_KEYS = {"budget": (1, MAX_BUDGET), "horizon": (0, 100_000), "candidates": (0, 10_000)}
+
+
+def _search(path, name: str, spec: dict) -> tuple[int, str, int, int]:
+    """A search preset's (budget, rollout bot, horizon, candidates), each checked."""
+    got = {}
+    for key, (lo, hi) in SEARCH_KEYS.items():
+        v = spec.get(key, {"budget": 64}.get(key, 0))
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise PresetError(f"{path}: bot '{name}': {key} must be a whole number from {lo} "
+                              f"to {hi}, got {v!r}")
+        got[key] = v
+    rollout = spec.get("rollout", "greedy")
+    if not isinstance(rollout, str):
+        raise PresetError(f"{path}: bot '{name}': rollout must name a bot, got {rollout!r}")
+    return got["budget"], rollout, got["horizon"], got["candidates"]
 
 
 def load_presets(game: str, path: Path | None = None) -> dict[str, Preset]:
@@ -51,7 +71,14 @@ def load_presets(game: str, path: Path | None = None) -> dict[str, Preset]:
             param=float(spec.get("param", 0.0)),
             description=str(spec.get("description", "")),
             weights=weights,
+            search=_search(path, name, spec) if selector == "search" else None,
         )
+    for preset in presets.values():
+        if preset.search:
+            rollout = presets.get(preset.search[1])
+            if rollout is None or rollout.search:
+                raise PresetError(f"{path}: bot '{preset.name}': rollout '{preset.search[1]}' "
+                                  "must name a bot of the file that is not a search bot")
     return presets
 
 
@@ -65,29 +92,58 @@ def random_choosers(presets: dict[str, Preset]) -> set[str]:
     return {name for name, p in presets.items() if p.selector == NAMES.index("random")}
 
 
+def resolve(known: dict[str, Preset], name: str, title: str) -> Preset:
+    """The preset a line-up's bot name stands for: a preset's name, or a search preset's
+    name with another budget (``search:256``)."""
+    base, colon, budget = name.partition(":")
+    preset = known.get(base)
+    if preset is None:
+        raise PresetError(f"unknown bot '{name}' ({title} bots: {', '.join(known)})")
+    if not colon:
+        return preset
+    if preset.search is None or not budget.isdigit() or \
+            not 1 <= int(budget) <= MAX_BUDGET:
+        raise PresetError(f"bot '{name}': only a search bot takes a budget, as NAME:ROLLOUTS "
+                          f"with 1 to {MAX_BUDGET} rollouts (for example search:256)")
+    return replace(preset, name=name, search=(int(budget), *preset.search[1:]))
+
+
 def bot_arrays(game: str, title: str, names: list[str], kinds: tuple[str, ...],
-               features: tuple[str, ...]):
+               features: tuple[str, ...] | dict[str, tuple[str, ...]]):
     """(selectors, params, weights[bot, decision kind, feature]) for the named bots of
-    ``game`` (``title`` names it in errors). A preset's ``[NAME.all]`` table weighs every
-    decision kind; a kind's own table adds to it."""
+    ``game`` (``title`` names it in errors); ``params`` has the columns of
+    strategies/selectors.py. ``features``: the move features, or each decision kind's own.
+    A preset's ``[NAME.all]`` table weighs every decision kind; a kind's own table adds to
+    it. A search bot's rollout bot gets a slot after the line-up's."""
     known = load_presets(game)
-    selectors = np.zeros(len(names), dtype=np.int64)
-    params = np.zeros(len(names))
-    weights = np.zeros((len(names), len(kinds), len(features)))
-    for i, name in enumerate(names):
-        if name not in known:
-            raise PresetError(f"unknown bot '{name}' ({title} bots: {', '.join(known)})")
-        preset = known[name]
+    lineup = [resolve(known, name, title) for name in names]
+    rollouts = []
+    for preset in lineup:
+        if preset.search and preset.search[1] not in rollouts:
+            rollouts.append(preset.search[1])
+    rows = lineup + [known[name] for name in rollouts]
+    by_kind = features if isinstance(features, dict) else dict.fromkeys(kinds, features)
+    width = max(len(f) for f in by_kind.values())
+    selectors = np.zeros(len(rows), dtype=np.int64)
+    params = np.zeros((len(rows), N_PARAMS))
+    weights = np.zeros((len(rows), len(kinds), width))
+    for i, preset in enumerate(rows):
         selectors[i] = preset.selector
-        params[i] = preset.param
+        params[i, PARAM] = preset.param
+        if preset.search:
+            budget, rollout, horizon, candidates = preset.search
+            params[i, BUDGET], params[i, HORIZON] = budget, horizon
+            params[i, ROLLOUT] = len(lineup) + rollouts.index(rollout)
+            params[i, CANDIDATES] = candidates
         for kind, row in preset.weights.items():
             if kind != "all" and kind not in kinds:
-                raise PresetError(f"bot '{name}': unknown decision kind '{kind}' ({title}: "
-                                  f"all, {', '.join(kinds)})")
-            for feature, w in row.items():
-                if feature not in features:
-                    raise PresetError(f"bot '{name}': unknown feature '{feature}' "
-                                      f"({', '.join(features)})")
-                for k in range(len(kinds)) if kind == "all" else [kinds.index(kind)]:
-                    weights[i, k, features.index(feature)] += w
+                raise PresetError(f"bot '{preset.name}': unknown decision kind '{kind}' "
+                                  f"({title}: all, {', '.join(kinds)})")
+            for k in range(len(kinds)) if kind == "all" else [kinds.index(kind)]:
+                names_k = by_kind[kinds[k]]
+                for feature, w in row.items():
+                    if feature not in names_k:
+                        raise PresetError(f"bot '{preset.name}': unknown {kinds[k]} feature "
+                                          f"'{feature}' ({', '.join(names_k)})")
+                    weights[i, k, names_k.index(feature)] += w
     return selectors, params, weights

@@ -4,6 +4,9 @@ A bot is a selector plus one weight row per decision kind. The engine writes a f
 per legal move; the selector scores moves by ``features @ weights`` and picks one. The
 engine hands over two uniform numbers drawn from the game's own stream, so a choice
 replays exactly with its seed and the selectors need no generator of their own.
+
+A bot's parameters are a row of ``params``: the selector's own (epsilon's share, softmax's
+temperature) and a search bot's (strategies/search.py), which the engine's search plays.
 """
 
 import numpy as np
@@ -13,7 +16,15 @@ RANDOM = 0  # uniform over legal moves; features are not even computed
 GREEDY = 1  # best score; ties broken uniformly
 EPSILON = 2  # random with probability param, else greedy
 SOFTMAX = 3  # probability proportional to exp(score / param)
-NAMES = ("random", "greedy", "epsilon", "softmax")
+SEARCH = 4  # rollouts from the position (the engine's search.py); never reaches select
+NAMES = ("random", "greedy", "epsilon", "softmax", "search")
+# the columns of a bot's ``params`` row
+PARAM = 0  # epsilon's exploration share, softmax's temperature
+BUDGET = 1  # a search bot's rollouts per decision
+ROLLOUT = 2  # the bot slot that plays a search bot's rollouts (every seat of them)
+HORIZON = 3  # decisions a rollout plays before the position is valued; 0: to the end
+CANDIDATES = 4  # moves a search bot weighs, the best by its rollout bot's scores; 0: all
+N_PARAMS = 5
 
 
 @njit
@@ -67,8 +78,17 @@ def select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2):
     if n <= 1:
         return 0
     selector = selectors[bot]
-    if selector == RANDOM or (selector == EPSILON and u2 < params[bot]):
+    if selector == RANDOM or (selector == EPSILON and u2 < params[bot, PARAM]):
         return uniform_pick(n, u1)
+    score_moves(weights, bot, kind, feats, scores, n)
+    if selector == SOFTMAX:
+        return _softmax(scores, n, params[bot, PARAM], u1)
+    return _greedy(scores, n, u1)
+
+
+@njit
+def score_moves(weights, bot, kind, feats, scores, n):
+    """``scores[m] = feats[m] @ weights[bot, kind]`` for the ``n`` moves."""
     for m in range(n):
         scores[m] = 0.0
     for f in range(feats.shape[1]):  # feature by feature: most weights of a bot are 0
@@ -76,6 +96,3 @@ def select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2):
         if w != 0.0:
             for m in range(n):
                 scores[m] += w * feats[m, f]
-    if selector == SOFTMAX:
-        return _softmax(scores, n, params[bot], u1)
-    return _greedy(scores, n, u1)

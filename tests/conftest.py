@@ -45,7 +45,7 @@ class Position:
         self.d = data
         self.tab = data.tab
         self.st, self.rng, self.scratch, self.log = new_buffers(log_rows=256)
-        self.moves, self.feats, _, self.before, self.work = self.scratch
+        self.moves, self.feats, _, self.before, self.work = self.scratch[:5]
         self.rng[:] = game_stream(seed, 0)
         R.setup(self.st, self.tab, n_players, self.rng)
         for p in range(n_players):

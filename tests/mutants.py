@@ -266,7 +266,7 @@ MUTANTS = [
      "return (seat + game_index + 1) % n_players if rotate else seat", [DE]),
     ("sim/dice_theme_park/step.py", "            R.discard_die(st, ctx[1 + j])", "            pass",
      [DE]),
-    ("sim/dice_theme_park/play.py", "saves = R.played(st, p, R.TICKET_AGENT)", "saves = 0",
+    ("sim/dice_theme_park/step.py", "saves = R.played(st, p, R.TICKET_AGENT)", "saves = 0",
      [DE]),
     # the features
     ("sim/dice_theme_park/features.py",
@@ -383,7 +383,7 @@ MUTANTS = [
      "and True", [DP]),
     ("sim/dice_theme_park/moves.py", "if st[S.DIE_COL + slots[h, x]] == colour:", "if True:",
      [DP]),
-    ("sim/dice_theme_park/play.py", "saves += 1  # the ticket agents save the others first",
+    ("sim/dice_theme_park/step.py", "saves += 1  # the ticket agents save the others first",
      "saves += 0  # the ticket agents save the others first", [DP]),
     # The Magnificent: setup, gains, the turn, the round end, the end, moves, the loop,
     # features, invariants and the placements' orientations
@@ -662,7 +662,7 @@ MUTANTS = [
      "total = tab[TB.STAFF_MONEY + st[b + S.PLAYED]] + tab[TB.STAFF_MONEY + st[b + S.PLAYED + 1]]",
      "total = tab[TB.STAFF_MONEY + st[b + S.PLAYED]] + tab[TB.STAFF_MONEY + st[b + S.PLAYED]]",
      [DR]),
-    ("sim/dice_theme_park/play.py", "- k + min(k, saves)", "- k + saves", [DR]),
+    ("sim/dice_theme_park/step.py", "- k + min(k, saves)", "- k + saves", [DR]),
     ("sim/dice_theme_park/rules.py", "        return dice[q] > dice[p]", "        return False",
      [DR]),
     (MAG + "rules.py", "    return popcount(m & ~covered(st, p))",

@@ -556,7 +556,7 @@ def _features(st, tab, kind, ctx=None):
     rows = []
     for exact in (False, True):
         feats = np.zeros((M.MAX_MOVES, F.N_FEATURES))
-        F.move_features(st, tab, 0, kind, moves, n, feats, F.new_buffers(), exact)
+        F.move_features(st, tab, 0, kind, moves, n, feats, F.new_buffers(), ctx, exact)
         rows.append(feats[:n])
     assert (rows[0] == rows[1]).all()
     named = [{f: rows[0][m, k] for k, f in enumerate(F.FEATURES)} for m in range(n)]

@@ -6,7 +6,7 @@ import pytest
 from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival.bots import bot_arrays
-from sim.festival.play import decide_turn
+from sim.festival.policy import decide_turn
 from tests.conftest import played_positions
 
 

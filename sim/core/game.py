@@ -46,6 +46,7 @@ class CompiledSteps:
     DECISIONS: dict[int, str] = {}
     OVER = -1
     FEATURES: dict[str, tuple[str, ...]] = {}
+    SEARCH_STATS: tuple[int, ...] = ()  # where the scratch holds the search's statistics
 
     def __init__(self, prepared, tab, buffers):
         self.prepared, self.tab, self.players = prepared, tab, prepared.n_players
@@ -79,6 +80,13 @@ class CompiledSteps:
         from the game's stream."""
         return int(self._decide(self.st, self.tab, decision, seat, bots.bots, slot, self.rng,
                                 self.scratch))
+
+    def rollouts(self) -> int:
+        """The rollouts the search bots of this game's buffers have played so far."""
+        stats = self.scratch
+        for i in self.SEARCH_STATS:
+            stats = stats[i]
+        return int(stats[3][1])
 
     def copy(self):
         other = object.__new__(type(self))

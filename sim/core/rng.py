@@ -96,6 +96,21 @@ def shuffle(s: np.ndarray, a: np.ndarray, start: np.int64, n: np.int64) -> None:
         a[start + j] = tmp
 
 
+@njit
+def redraw(s: np.ndarray, a: np.ndarray, start: np.int64, n: np.int64) -> None:
+    """Put ``a[start:start + n]`` in a random order that depends on its contents and ``s``
+    only, never on its order before: sorted, then shuffled. A search bot's determinization
+    redraws a hidden order with it, so no decision can read the real one."""
+    for i in range(start + 1, start + n):  # insertion sort: a dozen cards, no allocation
+        x = a[i]
+        j = i - 1
+        while j >= start and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+    shuffle(s, a, start, n)
+
+
 def game_stream(master_seed: int, game_index: int) -> np.ndarray:
     """A fresh generator state for one game (for Python callers and tests)."""
     s = np.empty(4, dtype=np.uint64)

@@ -482,7 +482,7 @@ def _compile(module, prepared, seed: int, progress: bool) -> float:
                          + "\n")
     t0 = time.perf_counter()
     module.play_chunk(prepared, seed, 0, 1)
-    return round(time.perf_counter() - t0, 3)
+    return round(time.perf_counter() - t0, 6)
 
 
 def _write_chunk(table: pa.Table, path: Path) -> None:

@@ -45,7 +45,7 @@ def _legal(st, tab, kind, p, moves, scratch):
 
 @njit(cache=True)
 def _features(st, tab, kind, p, moves, n, scratch):
-    step.features(st, tab, kind, p, moves, n, scratch[1], scratch[3])
+    step.features(st, tab, kind, p, moves, n, scratch[1], scratch[3], scratch[5])
 
 
 @njit(cache=True)
@@ -67,6 +67,7 @@ class Steps(CompiledSteps):
 
     DECISIONS = step.DECISIONS  # decision code -> name (the bots' decision kinds)
     OVER = step.OVER
+    SEARCH_STATS = (9, 3)  # search.new_buffers' statistics in the scratch
     FEATURES = {kind: F.FEATURES for kind in step.DECISIONS.values()}
     _advance, _apply, _legal = staticmethod(_advance), staticmethod(_apply), staticmethod(_legal)
     _features, _decide = staticmethod(_features), staticmethod(_decide)

@@ -60,8 +60,8 @@ FOOTPRINT = 3  # at most 3 hexes and 3 dice per move
 @njit
 def new_buffers():
     """The features' buffers, allocated once per game lane: a state copy, the snapshots
-    before and after, for both the hexes' parts and the dice by hex (moves.sort_park), a
-    context the moves write into (apply reads no context at the decisions it writes one), a
+    before and after, for both the hexes' parts and the dice by hex (moves.sort_park), the
+    copy of the decision's context a whole kind's moves are applied with, a
     hex's dice, the footprint (hexes, then dice), one hex's parts and a hex's share once a
     die has left it (``_after``)."""
     return (np.zeros(S.SIZE, dtype=np.int64), np.zeros(N_SNAPSHOT, dtype=np.int64),
@@ -305,9 +305,11 @@ def _as_previous(kind, moves, m) -> bool:
 
 
 @njit
-def move_features(st, tab, p, kind, moves, n, feats, buffers, exact=False) -> None:
+def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact=False) -> None:
     """Feature rows of seat p's ``n`` legal ``moves`` at a ``kind`` decision into ``feats``;
-    ``buffers``: ``new_buffers()``. ``exact``: a whole copy and snapshot for every move."""
+    ``buffers``: ``new_buffers()``; ``ctx``: the decision's context, which a move of a whole
+    kind (the rearrange's new dice) is applied with. ``exact``: a whole copy and snapshot for
+    every move."""
     work, before, after, hex_parts, counts, slots, wctx, on, fp, parts, left = buffers
     left[0] = -1
     snapshot(st, tab, p, before, hex_parts[0], counts[0], slots[0])
@@ -321,6 +323,8 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, exact=False) -> No
             for f in range(N_FEATURES):
                 feats[m, f] = feats[m - 1, f]
             continue
+        if whole:  # a copy of the context too: the moves read it, the monorail's writes it
+            _copy(wctx, ctx, 0, ctx.shape[0])
         M.apply(work, tab, p, kind, moves[m], wctx)
         if not whole:
             footprint(st, tab, p, kind, moves[m], fp)

@@ -8,6 +8,8 @@ import numpy as np
 from sim.dice_theme_park import data as D
 from sim.dice_theme_park import moves as M
 from sim.dice_theme_park import state as S
+from sim.dice_theme_park.search import LOG_WEIGHED
+from strategies.search import weighed_line
 
 UPGRADES = ("gift shop", "special effect", "generator")
 
@@ -43,6 +45,9 @@ def format_log(log: np.ndarray, nlog: int, d: D.DiceThemeParkData, st: np.ndarra
             lines.append(f"-- {phase}")
             current = phase
         who = f"  seat {p} ({seat_bots[p]}):"
+        if kind == LOG_WEIGHED:  # x rollouts, y rank, z the decision kind
+            lines.append(weighed_line(who[:-1], y, f"{M.KINDS[z]} move {move}", follow, x))
+            continue
         if kind == M.K_START:
             text = f"keeps {d.attraction_names[x]} on {_hex(d, b)}"
         elif kind == M.K_ADMIN:

@@ -20,7 +20,7 @@ bonus, the round's refills) and a bot's two per decision.
 
 from numba import njit
 
-from sim.core.rng import seed_game
+from sim.core.rng import redraw, seed_game, shuffle
 from sim.dice_theme_park import features as F
 from sim.dice_theme_park import moves as M
 from sim.dice_theme_park import powers as W
@@ -49,7 +49,7 @@ MAX_UPGRADES = 6  # removals and installs in a seat's improve, until a pass
 
 
 @njit(inline="always")  # hot: docs/developers.md
-def _log(log, nlog, r, kind, p, move, follow, details) -> int:
+def log_row(log, nlog, r, kind, p, move, follow, details) -> int:
     if nlog < log.shape[0]:
         log[nlog, 0] = r
         log[nlog, 1] = kind
@@ -168,7 +168,7 @@ def _rules(st, tab, rng, ctx, details, log, nlog, what, p):
             M.apply(st, tab, q, M.K_STAFF, st[S.F_PICKS + q], ctx)
             for k in range(3):
                 details[k] = -1
-            nlog = _log(log, nlog, r, M.K_STAFF, q, st[S.F_PICKS + q], 0, details)
+            nlog = log_row(log, nlog, r, M.K_STAFF, q, st[S.F_PICKS + q], 0, details)
     elif what == R_ORDER:
         R.set_turn_order(st, tab)
         for q in range(n):
@@ -416,7 +416,102 @@ def apply(st, tab, move, ctx, details, log, nlog):
         _details(st, tab, p, kind, move, ctx, details)
     follow = M.apply(st, tab, p, kind, move, ctx)
     st[S.F_FOLLOW] = follow
-    return _log(log, nlog, st[S.F_LOG_ROUND], kind, p, move, follow, details)
+    return log_row(log, nlog, st[S.F_LOG_ROUND], kind, p, move, follow, details)
+
+
+@njit
+def standing(st, tab, dice_after, wins, ranks, ones) -> None:
+    """Win shares and ranks (rules.standing) with the dice in the park counted after the 1s
+    leave (a ticket agent played in the last round saves one, the discard-saving
+    administrator one of its colour); ``ones``: a buffer of S.DICE."""
+    for p in range(st[S.N_PLAYERS]):
+        k = R.ones(st, p, ones)
+        saves = R.played(st, p, R.TICKET_AGENT)
+        if R.has_admin(st, tab, p, R.A_SAVE) and W.leaving_of_colour(
+                st, p, W.admin_colour(st, tab, p), ones) > 0:
+            saves += 1  # the ticket agents save the others first (rules.md 29)
+        dice_after[p] = R.objective_measure(st, tab, p, 1) - k + min(k, saves)
+    R.standing(st, dice_after, wins, ranks)
+
+
+@njit
+def determinize(st, tab, p, rng, pool) -> None:
+    """Redraw in ``st`` what seat p cannot see, from what it can (a search bot's
+    determinization, rules.md 49); ``pool``: a buffer of 64.
+
+    - Stack A's order, pooled with the other seats' dealt starting tiles not yet kept (which
+      tiles are left is public, not where they are); stack B's order.
+    - The skill deck's order, pooled with the other seats' dealt skills not yet kept.
+    - The other seats' dealt administrators not yet kept, from those seat p has not seen.
+    - A seat's unkept administrator or skill, once it is back in the box or the deck, is
+      forgotten (set to the kept one).
+
+    The bag's make-up is public (each colour's dice less those in sight) and stays; the dice
+    still to be drawn are drawn by the rules from the stream they are given. The planning's
+    secret picks are played again by the search (search.py), with its rollout bot."""
+    n = st[S.N_PLAYERS]
+    k = _pool_hidden(st, p, pool, S.STACK_A_N, S.STACK_A, S.KEPT, S.DEALT)
+    redraw(rng, pool, 0, k)
+    _deal_pool(st, p, pool, S.STACK_A_N, S.STACK_A, S.KEPT, S.DEALT)
+    redraw(rng, st, S.STACK_B, st[S.STACK_B_N])
+    k = _pool_hidden(st, p, pool, S.SKILL_DECK_N, S.SKILL_DECK, S.SKILL_KEPT, S.SKILL_DEALT)
+    redraw(rng, pool, 0, k)
+    _deal_pool(st, p, pool, S.SKILL_DECK_N, S.SKILL_DECK, S.SKILL_KEPT, S.SKILL_DEALT)
+    k = 0
+    for a in range(tab[R.P_ADMINISTRATORS]):  # the administrators seat p has not seen
+        seen = st[S.seat(p) + S.ADMIN_DEALT] == a or st[S.seat(p) + S.ADMIN_DEALT + 1] == a
+        for q in range(n):
+            seen = seen or (q != p and st[S.seat(q) + S.ADMIN] == a)
+        if not seen:
+            pool[k] = a
+            k += 1
+    shuffle(rng, pool, 0, k)
+    k = 0
+    for q in range(n):
+        b = S.seat(q)
+        if q != p and st[b + S.ADMIN_DEALT] >= 0:
+            for j in range(2):
+                if st[b + S.ADMIN] < 0:
+                    st[b + S.ADMIN_DEALT + j] = pool[k]
+                    k += 1
+                else:
+                    st[b + S.ADMIN_DEALT + j] = st[b + S.ADMIN]
+
+
+@njit
+def _pool_hidden(st, p, pool, top, base, kept, dealt) -> int:
+    """Copy a face-down pile and the other seats' dealt pairs of its cards not yet kept into
+    ``pool``: how many."""
+    k = 0
+    for i in range(st[top]):
+        pool[k] = st[base + i]
+        k += 1
+    for q in range(st[S.N_PLAYERS]):
+        b = S.seat(q)
+        if q != p and st[b + kept] < 0 and st[b + dealt] >= 0:
+            for j in range(2):
+                pool[k] = st[b + dealt + j]
+                k += 1
+    return k
+
+
+@njit
+def _deal_pool(st, p, pool, top, base, kept, dealt) -> None:
+    """Deal ``pool`` back as _pool_hidden took it: the pairs, then the pile. A pair already
+    kept forgets its other card."""
+    k = 0
+    for q in range(st[S.N_PLAYERS]):
+        b = S.seat(q)
+        if q != p and st[b + dealt] >= 0:
+            for j in range(2):
+                if st[b + kept] < 0:
+                    st[b + dealt + j] = pool[k]
+                    k += 1
+                else:
+                    st[b + dealt + j] = st[b + kept]
+    for i in range(st[top]):
+        st[base + i] = pool[k]
+        k += 1
 
 
 @njit
@@ -426,7 +521,7 @@ def legal(st, tab, kind, p, moves, ctx, ws):
 
 
 @njit
-def features(st, tab, kind, p, moves, n, feats, buffers):
+def features(st, tab, kind, p, moves, n, feats, buffers, ctx):
     """The feature row of each of the ``n`` moves, written into ``feats``: what a bot
     weighs, public information only."""
-    F.move_features(st, tab, p, kind, moves, n, feats, buffers)
+    F.move_features(st, tab, p, kind, moves, n, feats, buffers, ctx)

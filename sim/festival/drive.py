@@ -69,6 +69,7 @@ class Steps(CompiledSteps):
 
     DECISIONS = step.DECISIONS  # decision code -> name (the bots' decision kinds)
     OVER = step.OVER
+    SEARCH_STATS = (5, 2)  # search.new_buffers' statistics in the scratch
     FEATURES = {"turn": F.TURN_FEATURES, "start_side": F.START_FEATURES}
     _advance, _apply, _legal = staticmethod(_advance), staticmethod(_apply), staticmethod(_legal)
     _features, _decide = staticmethod(_features), staticmethod(_decide)

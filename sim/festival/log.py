@@ -7,6 +7,7 @@ import numpy as np
 from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival.data import FestivalData
+from strategies.search import weighed_line
 
 
 def _board(st: np.ndarray, data: FestivalData, p: int) -> list[str]:
@@ -53,10 +54,27 @@ def format_log(log: np.ndarray, nlog: int, data: FestivalData, bots: list[str],
             lines.append(f"            {name(p)} completes {data.cards[a]} (+{b})")
         elif kind == R.LOG_CROWD:
             lines.append(f"            {name(p)} claims crowd-pleaser '{data.crowd[a]}' (+{b})")
+        elif kind == R.LOG_SEARCH:
+            rank, start = d % 8, d // 8 == 1
+            lines.append(weighed_line(f"            {name(p)}", rank,
+                                      move_name(a, start, data), b, c))
         elif kind == R.LOG_TRIGGER:
             why = S.TRIGGER_NAMES[a]
             lines.append(f"            end triggered ({why}); the round is played out")
     return lines
+
+
+def move_name(move: int, start: bool, data: FestivalData) -> str:
+    """A move code as a person reads it (a starting side's card, or a turn's action)."""
+    if start:
+        return f"keep {data.cards[move]}"
+    if move == R.MOVE_PASS:
+        return "pass"
+    if move >= R.MOVE_OBJECTIVE:
+        return f"objective from pile {move - R.MOVE_OBJECTIVE + 1}"
+    side = "right" if move >= R.MOVE_TILE_RIGHT else "own"
+    cell = move % R.MOVE_TILE_RIGHT
+    return f"{side} stack to cell {cell // 3},{cell % 3}"
 
 
 def format_final(st: np.ndarray, data: FestivalData, bots: list[str], scores, parts, wins

@@ -37,6 +37,8 @@ LOG_CROWD = 5  # a condition, b value, c crowd tile
 LOG_PASS = 6
 LOG_TRIGGER = 7  # a trigger kind
 LOG_CROWD_SETUP = 8  # a crowd tile, b condition
+LOG_SEARCH = 9  # a search bot's weighed move: a move, b mean value x 1000, c rollouts,
+# d its rank + 8 x the decision (step.TURN or step.START)
 LOG_COLS = 6
 
 

@@ -16,7 +16,7 @@ Every random number a game draws comes from its own stream (``rng``): the deal's
 
 from numba import njit
 
-from sim.core.rng import seed_game
+from sim.core.rng import redraw, seed_game
 from sim.festival import features as F
 from sim.festival import rules as R
 from sim.festival import state as S
@@ -76,6 +76,30 @@ def apply(st, tab, move, log, nlog):
     st[S.PLACED] = placed
     st[S.DECISION] = RULES
     return nlog
+
+
+@njit
+def determinize(st, tab, p, rng, pool):
+    """Redraw in ``st`` what seat p cannot see, from what it can (a search bot's
+    determinization, rules.md 16): each draw stack's tiles below its top, within the
+    stack (its make-up is public: its fronts less those taken), and the objective cards below
+    the piles' tops, across the piles (which cards are left is public, not in which pile).
+    ``pool``: a buffer of S.PILES * S.PILE_CAP."""
+    for s in range(S.MAX_PLAYERS):
+        n = st[S.STACK_N + s]
+        if n > 2:
+            redraw(rng, st, S.STACK + s * S.STACK_CAP, n - 1)
+    k = 0
+    for q in range(S.PILES):
+        for i in range(st[S.PILE_N + q] - 1):
+            pool[k] = st[S.PILE + q * S.PILE_CAP + i]
+            k += 1
+    redraw(rng, pool, 0, k)
+    k = 0
+    for q in range(S.PILES):
+        for i in range(st[S.PILE_N + q] - 1):
+            st[S.PILE + q * S.PILE_CAP + i] = pool[k]
+            k += 1
 
 
 @njit

@@ -68,6 +68,7 @@ class Steps(CompiledSteps):
 
     DECISIONS = step.DECISIONS  # decision code -> name (the bots' decision kinds)
     OVER = step.OVER
+    SEARCH_STATS = (8, 2)  # search.new_buffers' statistics in the scratch
     FEATURES = {kind: F.FEATURES for kind in step.DECISIONS.values()}
     _advance, _apply, _legal = staticmethod(_advance), staticmethod(_apply), staticmethod(_legal)
     _features, _decide = staticmethod(_features), staticmethod(_decide)

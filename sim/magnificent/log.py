@@ -10,6 +10,8 @@ from sim.magnificent import data as D
 from sim.magnificent import moves as M
 from sim.magnificent import state as S
 from sim.magnificent import tables as T
+from sim.magnificent.search import LOG_WEIGHED
+from strategies.search import weighed_line
 
 KIND_NAMES = ("orange", "green", "purple", "clear")
 
@@ -54,6 +56,9 @@ def format_log(log: np.ndarray, nlog: int, d: D.MagnificentData, tab: np.ndarray
             current = phase
         who = f"  seat {p} ({seat_bots[p]}):"
         extra: list[str] = []
+        if kind == LOG_WEIGHED:  # x rollouts, y rank, _z the decision kind
+            lines.append(weighed_line(who[:-1], y, f"{M.KINDS[_z]} move {move}", follow, x))
+            continue
         if kind == M.K_TRAINER_SETUP:
             text = f"picks trainer tile {d.trainer_names[x]} ({_effect(*d.trainers[x])})"
         elif kind == M.K_DIE:

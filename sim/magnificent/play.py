@@ -11,13 +11,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import uniform
 from sim.magnificent import features as F
 from sim.magnificent import moves as M
+from sim.magnificent import policy, search, step
 from sim.magnificent import rules as R
 from sim.magnificent import state as S
-from sim.magnificent import step
-from strategies.selectors import RANDOM, select, uniform_pick
+from strategies.selectors import SEARCH
 
 LOG_COLS = 8  # round, decision kind, seat, move, what followed, three details (step._details)
 
@@ -31,28 +30,21 @@ def bot_of(seat, game_index, n_players, rotate):
 @njit(cache=True)  # called from Python: an entry point
 def new_scratch():
     """A game lane's work buffers: moves, features, scores, the features' buffer, the
-    context, a log row's details, setup's work buffer and the draft order."""
+    context, a log row's details, setup's work buffer, the draft order and a search bot's
+    (search.new_buffers)."""
     return (np.zeros(M.MAX_MOVES, dtype=np.int64), np.zeros((M.MAX_MOVES, F.N_FEATURES)),
             np.zeros(M.MAX_MOVES), F.new_buffers(), M.new_workspace(),
             np.zeros(3, dtype=np.int64), np.zeros(R.TMP, dtype=np.int64),
-            np.zeros(S.MAX_PLAYERS, dtype=np.int64))
+            np.zeros(S.MAX_PLAYERS, dtype=np.int64), search.new_buffers())
 
 
 @njit(inline="always")
 def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
-    """Seat p's move at a ``kind`` decision, chosen by bot slot ``bot``; -1 when there is no
-    legal move."""
-    selectors, params, weights = bots
-    moves, feats, scores, values = scratch[0], scratch[1], scratch[2], scratch[3]
-    u1 = uniform(rng)
-    u2 = uniform(rng)
-    n = M.legal_moves(st, tab, p, kind, ctx, moves)
-    if n == 0:
-        return -1
-    if selectors[bot] == RANDOM or n == 1:
-        return moves[uniform_pick(n, u1)]
-    F.move_features(st, tab, p, kind, ctx, moves, n, feats, values)
-    return moves[select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2)]
+    """Seat p's move at a ``kind`` decision, chosen by bot slot ``bot``: a search bot's
+    search, or the other bots' choice (policy.py); -1 when there is no legal move."""
+    if bots[0][bot] == SEARCH:
+        return search.search_move(st, tab, p, kind, bots, bot, rng, scratch)
+    return policy.choose(st, tab, p, kind, ctx, bots, bot, rng, scratch)
 
 
 @njit(cache=True, _nrt=False)  # called from Python (replay): an entry point
@@ -73,7 +65,10 @@ def play_game(tab, n_players, side, seed, game_index, bots, rotate, st, rng, scr
         if kind == step.OVER:
             break
         ctx[0] = st[S.F_TILE]
-        move = decide(st, tab, p, kind, ctx, bots, (first + p) % n_players, rng, scratch)
+        bot = (first + p) % n_players
+        move = decide(st, tab, p, kind, ctx, bots, bot, rng, scratch)
+        if log.shape[0] and bots[0][bot] == SEARCH:  # replay: the moves it weighed
+            nlog = search.log_weighed(scratch[8], st, p, kind, log, nlog)
         nlog = step.apply(st, tab, move, ctx, details, log, nlog)
     return nlog, st[S.F_BAD]
 

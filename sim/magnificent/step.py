@@ -17,7 +17,7 @@ decisions (``advance``: the setup offer's end, a new round) and a bot's two per 
 
 from numba import njit
 
-from sim.core.rng import seed_game
+from sim.core.rng import redraw, seed_game
 from sim.magnificent import features as F
 from sim.magnificent import moves as M
 from sim.magnificent import rules as R
@@ -38,7 +38,7 @@ BUILD, TRAVEL, PERFORM = range(3)  # what the ACTION decision's apply returns
 
 
 @njit(inline="always")
-def _log(log, nlog, r, kind, p, move, follow, details) -> int:
+def log_row(log, nlog, r, kind, p, move, follow, details) -> int:
     if nlog < log.shape[0]:
         log[nlog, 0] = r
         log[nlog, 1] = kind
@@ -339,7 +339,18 @@ def apply(st, tab, move, ctx, details, log, nlog):
     if log.shape[0] and kind == M.K_POSTER:
         details[0] = st[S.seat(p) + S.NEW_POSTER]  # known once taken
     st[S.F_FOLLOW] = follow
-    return _log(log, nlog, st[S.F_LOG_ROUND], kind, p, move, follow, details)
+    return log_row(log, nlog, st[S.F_LOG_ROUND], kind, p, move, follow, details)
+
+
+@njit
+def determinize(st, tab, p, rng):
+    """Redraw in ``st`` what seat p cannot see, from what it can (a search bot's
+    determinization, rules.md 37): the order of the master card, trainer tile and poster
+    decks. Each deck's make-up is public (its cards less those seen); the dice to come are
+    drawn by the rules from the stream they are given."""
+    for top, base in ((S.MASTER_DECK_N, S.MASTER_DECK), (S.TRAINER_DECK_N, S.TRAINER_DECK),
+                      (S.POSTER_DECK_N, S.POSTER_DECK)):
+        redraw(rng, st, base, st[top])
 
 
 @njit

@@ -1,0 +1,103 @@
+"""The search bots' skill ladder, measured: a script, not a test (minutes to an hour a game).
+
+    python -m analysis.ladder GAME [--players N] [--budgets 4,16,64,256] [--games G]
+                                   [--duel-games D] [--out DIR]
+
+Three measurements, printed as Markdown for the README:
+
+- the duel: the game's ``search`` (its preset's budget) against ``greedy`` at 2 players,
+  seats rotated, its win rate with a Wilson 95% interval;
+- the field: a tournament (analysis.tournaments: every table of the entrants, seats
+  rotated, Bradley-Terry ratings with bootstrap intervals) of the game's other bots and
+  ``search``;
+- the ladder: a tournament of ``greedy`` and the search bot at each budget. Where it
+  saturates: the first budget whose rating's interval overlaps the one below it.
+
+A tournament of search bots of several budgets beside the archetypes measures something else:
+each search bot plays its rollouts as if every seat were its rollout bot, so a field full of
+other search bots is one it models badly, and the ratings of such a mix are not a ladder.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from analysis.stats import wilson
+from analysis.tournaments import tournament
+from sim import simulate
+from sim.core.registry import game_module
+from strategies.presets import game_presets
+from strategies.selectors import SEARCH
+
+
+def duel(game: str, games: int, seed: int = 0) -> dict:
+    """``search`` against ``greedy`` at 2 players: its win rate and Wilson interval."""
+    df = simulate(game, games, 2, bots=["search", "greedy"], seed=seed)
+    wins = df[df["bot"] == "search"]["win"]
+    low, high = wilson(wins.sum(), len(wins))
+    return {"games": len(wins), "win_rate": wins.mean(), "low": float(low[0]),
+            "high": float(high[0])}
+
+
+def field(game: str, players: int, games: int, out: Path | None, seed: int = 0):
+    """The tournament of the game's bots, ``search`` the only search bot among them."""
+    known = game_presets(game)
+    bots = [name for name, p in known.items() if p.selector != SEARCH] + ["search"]
+    return tournament(game, players, bots, games, seed, out).ratings
+
+
+def ladder(game: str, players: int, budgets: list[int], games: int, out: Path | None,
+           seed: int = 0):
+    """The tournament of ``greedy`` and ``search:B`` for each budget B."""
+    bots = ["greedy"] + [f"search:{b}" for b in budgets]
+    return tournament(game, players, bots, games, seed, out).ratings
+
+
+def _table(ratings, players: int) -> None:
+    print(f"| bot ({players} players) | rating | 95% interval | win rate |")
+    print("|---|---|---|---|")
+    for row in ratings.itertuples():
+        print(f"| {row.bot} | {row.rating:+.2f} | [{row.ci_low:+.2f}, {row.ci_high:+.2f}] | "
+              f"{100 * row.win_rate:.1f}% |")
+    print()
+
+
+def saturation(ratings, budgets: list[int]) -> int | None:
+    """The first budget whose rating interval overlaps the next lower budget's."""
+    rows = ratings.set_index("bot")
+    for lower, budget in zip(budgets, budgets[1:], strict=False):
+        a, b = rows.loc[f"search:{lower}"], rows.loc[f"search:{budget}"]
+        if b["ci_low"] <= a["ci_high"]:
+            return budget
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m analysis.ladder", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game")
+    p.add_argument("--players", type=int, help="the ladder's table size (default: the most)")
+    p.add_argument("--budgets", default="4,16,64,256")
+    p.add_argument("--games", type=int, default=2000, help="each tournament's games")
+    p.add_argument("--duel-games", type=int, default=400, help="the duel's games (0: none)")
+    p.add_argument("--out", help="keep the tournaments' tables here (resumable)")
+    a = p.parse_args(argv)
+    players = a.players or game_module(a.game).PLAYERS[1]
+    budgets = [int(b) for b in a.budgets.split(",")]
+    if a.duel_games:
+        d = duel(a.game, a.duel_games)
+        default = game_presets(a.game)["search"].search[0]
+        print(f"search ({default} rollouts) against greedy, 2 players, {d['games']} games: "
+              f"{100 * d['win_rate']:.1f}% [{100 * d['low']:.1f}, {100 * d['high']:.1f}]\n")
+    out = Path(a.out) if a.out else None
+    _table(field(a.game, players, a.games, out / "field" if out else None), players)
+    r = ladder(a.game, players, budgets, a.games, out / "ladder" if out else None)
+    _table(r, players)
+    top = saturation(r, budgets)
+    print(f"\nsaturates at: {top if top else 'not within ' + a.budgets}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,201 @@
+"""Search bots, the game-agnostic part: how a decision's rollouts are spread over its
+candidate moves, how a rollout is valued, and which move is played.
+
+A search bot (selector SEARCH, its parameters in ``params``: strategies/selectors.py) values
+each candidate move by playing the game on from copies of the position: the engine's
+search.py redraws what the seat cannot see (a determinization), plays the move and then every
+seat with the rollout bot, to the end or to a horizon. The budget is spread by successive
+halving (Karnin, Koren and Somekh, ICML 2013): ceil(log2(k)) rounds over k candidates, each
+round giving every surviving move an equal share of the round's rollouts (at least one) and
+keeping the better half by mean value (a tie goes to the move with more rollouts, then to
+the earlier one). The last round's best is played.
+
+The moves are compared on common random numbers: a move's t-th rollout is played in the
+t-th world (the hidden information redrawn, the rollout's dice and choices drawn, from the
+t-th stream of the search), the same for every move. A difference between two moves' means
+is then the moves' difference, not the worlds': at 64 rollouts a decision this alone takes
+Festival's search from even to well above greedy.
+
+A rollout's value for the searching seat is its win share (ties shared, as in the results)
+plus MARGIN per point of its lead over the best other seat: between two moves that win as
+often, the one that wins by more.
+
+The search's streams are its own, keyed by the two numbers every decision draws from the
+game's stream: the game's stream stays aligned whatever the bots (common random numbers
+across runs), and a game with a search bot replays exactly.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import splitmix64_mix
+from strategies.selectors import score_moves
+
+MARGIN = 0.01  # value of a point of lead, beside a win's 1
+TOP = 3  # moves a search records for replay: (move, mean value, rollouts) of the best
+# a search's statistics, per candidate: stats[field, i]
+MOVE, SUM, COUNT = range(3)
+
+
+@njit
+def new_stats(max_moves):
+    """A search's buffers: per-candidate (move, value sum, rollouts), the candidates' order
+    (best first once ranked), the record of the top moves, and the key of its streams
+    beside the rollouts played so far (a tally for ``playtest bench``)."""
+    return (np.zeros((3, max_moves)), np.zeros(max_moves, dtype=np.int64),
+            np.zeros((TOP, 3)), np.zeros(2, dtype=np.uint64))
+
+
+@njit
+def copy_into(dst, src):
+    """``dst[:] = src`` element by element: a slice assignment may allocate, and the game
+    kernels run without numba's allocator."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit
+def seed_search(stats, u1, u2):
+    """Key the search's streams on two uniform numbers drawn from the game's stream."""
+    stats[3][0] = np.uint64(u1 * 9007199254740992.0) ^ (np.uint64(u2 * 9007199254740992.0)
+                                                        << np.uint64(11))
+
+
+@njit
+def world(srng, stats, i):
+    """Seed ``srng`` (uint64[4]) with the stream of candidate i's next rollout: the t-th
+    world of the search, t being the rollouts i has had."""
+    key = stats[3][0] ^ splitmix64_mix(np.uint64(stats[0][COUNT, i]) + np.uint64(1))
+    for k in range(4):
+        key = splitmix64_mix(key + np.uint64(0x9E3779B97F4A7C15))
+        srng[k] = key
+
+
+@njit
+def pick_candidates(stats, moves, n, limit, weights, roll, kind, feats, scores):
+    """Copy the moves to weigh into ``stats``: all ``n``, or the ``limit`` best by the
+    rollout bot's scores of their features ``feats`` (ties: the earlier move). Returns how
+    many."""
+    table, order = stats[0], stats[1]
+    k = n if limit <= 0 or limit >= n else limit
+    if k == n:
+        for m in range(n):
+            order[m] = m
+    else:
+        score_moves(weights, roll, kind, feats, scores, n)
+        for m in range(n):
+            order[m] = m
+        _rank(order, scores, n)
+    for i in range(k):
+        table[MOVE, i] = moves[order[i]]
+        table[SUM, i] = 0.0
+        table[COUNT, i] = 0.0
+        order[i] = i
+    return k
+
+
+@njit
+def _rank(order, key, n):
+    """Insertion sort of ``order[:n]`` by ``key`` descending, stable."""
+    for i in range(1, n):
+        x = order[i]
+        j = i - 1
+        while j >= 0 and key[order[j]] < key[x]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = x
+
+
+@njit
+def rounds(k):
+    """Successive halving's rounds over ``k`` candidates: ceil(log2(k)), at least 1."""
+    r = 0
+    while (1 << r) < k:
+        r += 1
+    return max(r, 1)
+
+
+@njit
+def per_move(budget, n_rounds, alive):
+    """Rollouts each surviving move gets in a round: the round's share of the budget split
+    evenly, at least one."""
+    return max(1, (budget // n_rounds) // alive)
+
+
+@njit
+def backup(stats, i, value):
+    """Add one rollout's ``value`` to candidate i."""
+    table = stats[0]
+    table[SUM, i] += value
+    table[COUNT, i] += 1.0
+    stats[3][1] += np.uint64(1)
+
+
+@njit
+def _better(table, i, j):
+    """Candidate i ranks above j: a higher mean; then more rollouts; then the earlier."""
+    ci, cj = table[COUNT, i], table[COUNT, j]
+    mi = table[SUM, i] / ci if ci > 0 else -np.inf
+    mj = table[SUM, j] / cj if cj > 0 else -np.inf
+    if mi != mj:
+        return mi > mj
+    if ci != cj:
+        return ci > cj
+    return i < j
+
+
+@njit
+def rank(stats, alive):
+    """Order the first ``alive`` entries of the candidates' order best first."""
+    table, order = stats[0], stats[1]
+    for a in range(1, alive):
+        x = order[a]
+        b = a - 1
+        while b >= 0 and _better(table, x, order[b]):
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = x
+
+
+@njit
+def halve(stats, alive):
+    """Rank the survivors and keep the better half (rounded up): how many are left."""
+    rank(stats, alive)
+    return (alive + 1) // 2
+
+
+@njit
+def best(stats, k):
+    """The move to play, the last round's best, after recording the top TOP of the ``k``
+    candidates for replay: ranked by the round they fell in, then by mean. A move that fell
+    early is never played, however lucky its few rollouts: on common worlds, one good world
+    flatters every move it was tried in."""
+    table, order, top = stats[0], stats[1], stats[2]
+    for t in range(TOP):
+        if t < k:
+            i = order[t]
+            top[t, 0] = table[MOVE, i]
+            top[t, 1] = table[SUM, i] / max(table[COUNT, i], 1.0)
+            top[t, 2] = table[COUNT, i]
+        else:
+            top[t, 0], top[t, 1], top[t, 2] = -1.0, 0.0, 0.0
+    return np.int64(table[MOVE, order[0]])
+
+
+def weighed_line(who: str, rank: int, move: str, value_thousandths: int, rollouts: int) -> str:
+    """A replay's line for one of the moves a search weighed (``rank`` 0 is the best,
+    the move played)."""
+    head = f"{who} weighed" if rank == 0 else " " * (len(who) + 7)
+    return (f"{head} {rank + 1}. {move}: value {value_thousandths / 1000:.3f} over "
+            f"{rollouts} rollouts")
+
+
+@njit
+def value(wins, scores, p, n):
+    """A finished (or valued) rollout's worth to seat p: its win share plus MARGIN per point
+    of lead over the best other seat (negative when behind)."""
+    other = -(1 << 40)
+    for q in range(n):
+        if q != p and scores[q] > other:
+            other = scores[q]
+    return wins[p] + MARGIN * (scores[p] - other)
