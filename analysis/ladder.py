@@ -11,7 +11,7 @@ Three measurements, printed as Markdown for the README:
   rotated, Bradley-Terry ratings with bootstrap intervals) of the game's other bots and
   ``search``;
 - the ladder: a tournament of ``greedy`` and the search bot at each budget. Where it
-  saturates: the first budget whose rating's interval overlaps the one below it.
+  saturates: the first budget rated no higher than the one below it.
 
 A tournament of search bots of several budgets beside the archetypes measures something else:
 each search bot plays its rollouts as if every seat were its rollout bot, so a field full of
@@ -64,11 +64,12 @@ def _table(ratings, players: int) -> None:
 
 
 def saturation(ratings, budgets: list[int]) -> int | None:
-    """The first budget whose rating interval overlaps the next lower budget's."""
-    rows = ratings.set_index("bot")
+    """The first budget rated no higher than the next lower one (None: the ladder climbs
+    to its top). Neighbouring budgets' intervals may overlap on a climbing ladder: the
+    table beside it says how far apart they are."""
+    rating = ratings.set_index("bot")["rating"]
     for lower, budget in zip(budgets, budgets[1:], strict=False):
-        a, b = rows.loc[f"search:{lower}"], rows.loc[f"search:{budget}"]
-        if b["ci_low"] <= a["ci_high"]:
+        if rating[f"search:{budget}"] <= rating[f"search:{lower}"]:
             return budget
     return None
 

@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DR, DE = "test_dice_theme_park_rules.py", "test_dice_theme_park_engine.py"
 DP = "test_dice_theme_park_powers.py"
 BI = "test_bad_input.py"
+SE = "test_search.py"
 MAG = "sim/magnificent/"
 MR, ME, MF = ("test_magnificent_rules.py", "test_magnificent_engine.py",
               "test_magnificent_features.py")
@@ -771,6 +772,32 @@ MUTANTS = [
      "other.st, other.rng, other.log = self.st.copy(), self.rng,", ["test_step.py"]),
     ("sim/core/game.py", "            return (g._seat + i) % players if rotate else g._seat",
      "            return g._seat", ["test_step.py"]),
+    # the search bots (issue 27): the determinization, the value backup, the choice of the
+    # move, the step interface's resume from a copied position
+    ("sim/core/rng.py", "        while j >= start and a[j] > x:",
+     "        while False and a[j] > x:", [SE]),
+    ("sim/festival/step.py", "    redraw(rng, pool, 0, k)\n", "    pass\n", [SE]),
+    ("sim/magnificent/step.py", "        redraw(rng, st, base, st[top])",
+     "        redraw(rng, st, base, 0)", [SE]),
+    ("sim/dice_theme_park/step.py", "                st[b + dealt + j] = pool[k]\n",
+     "                st[b + dealt + j] = st[b + dealt + j]\n", [SE]),
+    ("sim/dice_theme_park/search.py", "                    for q in range(p):",
+     "                    for q in range(0):", [SE]),
+    ("strategies/search.py", "    table[SUM, i] += value", "    table[SUM, i] = value", [SE]),
+    ("strategies/search.py", "    return wins[p] + MARGIN * (scores[p] - other)",
+     "    return wins[p] + MARGIN * scores[p]", [SE]),
+    ("strategies/search.py", "        return mi > mj", "        return mi < mj", [SE]),
+    ("strategies/search.py", "    return (alive + 1) // 2", "    return alive", [SE]),
+    ("strategies/search.py", "    return np.int64(table[MOVE, order[0]])",
+     "    return np.int64(table[MOVE, order[1 if k > 1 else 0]])", [SE]),
+    ("strategies/search.py", "splitmix64_mix(np.uint64(stats[0][COUNT, i]) + np.uint64(1))",
+     "splitmix64_mix(np.uint64(stats[0][COUNT, i]) + np.uint64(i + 1))", [SE]),
+    ("sim/festival/search.py",
+     "                step.apply(work, tab, np.int64(stats[0][SR.MOVE, i]), nolog, 0)\n", "",
+     [SE, "test_pinned_rows.py"]),
+    ("sim/magnificent/search.py", "    while horizon == 0 or played < horizon:",
+     "    while horizon == 0 or played <= horizon:", ["test_pinned_rows.py", SE]),
+    ("sim/dice_theme_park/search.py", "    u2 = uniform(rng)\n", "    u2 = u1\n", [SE]),
 ]
 
 

@@ -33,7 +33,8 @@ CASES = [
     *[("magnificent", side, 4, "greedy,builder,showman,random", 300) for side in ("A", "B")],
     *[("magnificent", side, 3, "showman,greedy,random", 100) for side in ("A", "B")],
     ("magnificent", "A", 2, "builder,greedy", 100),
-    # the search bots (issue 27), recorded when they were added
+    # the search bots (issue 27): their rows follow the search presets too (search:8 is the
+    # game's search preset at 8 rollouts), so a change of a preset records them again
     ("festival", None, 2, "search:8,greedy", 20),
     ("magnificent", "B", 2, "search:8,greedy", 8),
     ("dice_theme_park", "full", 2, "search:8,greedy", 6),

@@ -443,8 +443,9 @@ def determinize(st, tab, p, rng, pool) -> None:
       tiles are left is public, not where they are); stack B's order.
     - The skill deck's order, pooled with the other seats' dealt skills not yet kept.
     - The other seats' dealt administrators not yet kept, from those seat p has not seen.
-    - A seat's unkept administrator or skill, once it is back in the box or the deck, is
-      forgotten (set to the kept one).
+
+    A pair once kept stays as dealt: no rule reads the card not kept (it went back to the
+    stack or the deck, redrawn there, or to the box).
 
     The bag's make-up is public (each colour's dice less those in sight) and stays; the dice
     still to be drawn are drawn by the rules from the stream they are given. The planning's
@@ -469,13 +470,10 @@ def determinize(st, tab, p, rng, pool) -> None:
     k = 0
     for q in range(n):
         b = S.seat(q)
-        if q != p and st[b + S.ADMIN_DEALT] >= 0:
+        if q != p and st[b + S.ADMIN_DEALT] >= 0 and st[b + S.ADMIN] < 0:
             for j in range(2):
-                if st[b + S.ADMIN] < 0:
-                    st[b + S.ADMIN_DEALT + j] = pool[k]
-                    k += 1
-                else:
-                    st[b + S.ADMIN_DEALT + j] = st[b + S.ADMIN]
+                st[b + S.ADMIN_DEALT + j] = pool[k]
+                k += 1
 
 
 @njit
@@ -497,18 +495,14 @@ def _pool_hidden(st, p, pool, top, base, kept, dealt) -> int:
 
 @njit
 def _deal_pool(st, p, pool, top, base, kept, dealt) -> None:
-    """Deal ``pool`` back as _pool_hidden took it: the pairs, then the pile. A pair already
-    kept forgets its other card."""
+    """Deal ``pool`` back as _pool_hidden took it: the pairs not yet kept, then the pile."""
     k = 0
     for q in range(st[S.N_PLAYERS]):
         b = S.seat(q)
-        if q != p and st[b + dealt] >= 0:
+        if q != p and st[b + kept] < 0 and st[b + dealt] >= 0:
             for j in range(2):
-                if st[b + kept] < 0:
-                    st[b + dealt + j] = pool[k]
-                    k += 1
-                else:
-                    st[b + dealt + j] = st[b + kept]
+                st[b + dealt + j] = pool[k]
+                k += 1
     for i in range(st[top]):
         st[base + i] = pool[k]
         k += 1
