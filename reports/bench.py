@@ -150,9 +150,8 @@ def bench(game: str, games: int | None = None, interpreted_games: int = 20,
     # memory would be the compiler's
     _child([game, first_bot, str(most), "1", rules])
     rows = []
-    print(f"games per second, best of {REPEATS} runs (median in brackets):")
-    if search:
-        print("(a line-up with a search bot: one timed run per figure)")
+    print("games per second, one timed run (a line-up with a search bot):" if search else
+          f"games per second, best of {REPEATS} runs (median in brackets):")
     width = max(8, *(len(bot) for bot, _ in todo))
     print(f"{'bots':{width}} {'players':>7} {'1 core':>18} {'total':>18} {'threads':>7} "
           f"{'peak MB':>8}")

@@ -252,6 +252,8 @@ def cmd_bench(a) -> int:
     from sim.core.registry import game_module
 
     lineup = None
+    if a.players is not None and a.bots is None:
+        raise ParameterError("players", "goes with --bots (the bench bots play every count)")
     if a.bots is not None:
         names = [b for b in a.bots.split(",") if b.strip()]
         players = a.players or (len(names) if len(names) > 1 else

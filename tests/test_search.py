@@ -184,10 +184,12 @@ def _hide_dice_theme_park(st, tab, shuffle, seat, decision):
     n = hidden[S.N_PLAYERS]
     for q in range(n):
         b = S.seat(q)
-        if q != seat and hidden[b + S.KEPT] < 0 and hidden[S.STACK_A_N] >= 2:
-            a0 = S.STACK_A
-            hidden[[b + S.DEALT, b + S.DEALT + 1, a0, a0 + 1]] = \
-                hidden[[a0, a0 + 1, b + S.DEALT, b + S.DEALT + 1]]
+        for kept, dealt, pile, size in ((S.KEPT, S.DEALT, S.STACK_A, S.STACK_A_N),
+                                        (S.SKILL_KEPT, S.SKILL_DEALT, S.SKILL_DECK,
+                                         S.SKILL_DECK_N)):
+            if q != seat and hidden[b + kept] < 0 <= hidden[b + dealt] and hidden[size] >= 2:
+                hidden[[b + dealt, b + dealt + 1, pile, pile + 1]] = \
+                    hidden[[pile, pile + 1, b + dealt, b + dealt + 1]]
     for top, base in ((S.STACK_A_N, S.STACK_A), (S.STACK_B_N, S.STACK_B),
                       (S.SKILL_DECK_N, S.SKILL_DECK)):
         k = hidden[top]
@@ -249,6 +251,27 @@ def test_redrawing_the_hidden_information_changes_no_decision_of_a_search_bot(ga
     assert searched >= 40 and changed > 0
 
 
+def test_dice_theme_parks_keeps_read_no_other_seats_dealt_pairs():
+    """Every keep of the full game's setup (administrators, skills, starting tiles), taken
+    by a search bot with the other seats' unkept dealt cards redrawn: the same move."""
+    module = game_module("dice_theme_park")
+    prepared, _ = module.prepare(3, [SMALL] * 3, sets={"mode": "full"})
+    shuffle = np.random.default_rng(4)
+    checked = 0
+    for g_index in range(8):
+        g = Game("dice_theme_park", prepared, 3, 9, g_index)
+        while g.decision in ("admin", "skill", "start"):
+            s, seat, decision = g._s, g._seat, g._decision
+            if len(g._moves) > 1:
+                a, b = s.copy(), s.copy()
+                b.st[:] = _hide_dice_theme_park(s.st, s.tab, shuffle, seat, decision)
+                move = a.decide(prepared, 0, decision, seat)
+                assert b.decide(prepared, 0, decision, seat) == move, (g_index, g.decision)
+                checked += 1
+            g._play(g._s.decide(prepared, g._seat, g._decision, g._seat))
+    assert checked >= 40
+
+
 def _score_field(game: str, seat: int) -> int:
     S = importlib.import_module(f"sim.{game}.state")
     if game == "festival":
@@ -287,6 +310,16 @@ def test_games_with_a_search_bot_replay_on_every_path(game, tmp_path):
     for other in (again, processes, driven):
         pd.testing.assert_frame_equal(threads.reset_index(drop=True),
                                       other.reset_index(drop=True), check_like=False)
+
+
+def test_bench_counts_a_search_bots_rollouts():
+    from reports.bench import _rollouts
+
+    prepared, _ = game_module("festival").prepare(4, [SMALL, "greedy", "greedy", "greedy"])
+    r = _rollouts("festival", prepared, 2)
+    # every searched decision of seat 0 plays at least one rollout per candidate
+    assert r["search_decisions"] > 10 and r["rollouts"] >= 2 * r["search_decisions"]
+    assert r["rollouts_per_s"] > 0
 
 
 @pytest.mark.parametrize("game", GAMES)
