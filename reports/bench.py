@@ -16,6 +16,7 @@ import tempfile
 import time
 
 from sim.core.checks import rule_sets, whole
+from sim.core.errors import PlaytestError
 from sim.core.registry import game_module
 
 REPEATS = 3  # each rate is the best of 3 timed runs (the median is printed beside it)
@@ -32,12 +33,14 @@ def cases(game: str) -> list[tuple[str, int]]:
 
 def _searching(game: str, lineup: list[str]) -> list[int]:
     """The slots of ``lineup`` that a search bot plays."""
-    from strategies.presets import game_presets
+    from strategies.presets import PresetError, game_presets, resolve
     from strategies.selectors import SEARCH
 
     known = game_presets(game)
-    return [i for i, b in enumerate(lineup)
-            if b.partition(":")[0] in known and known[b.partition(":")[0]].selector == SEARCH]
+    try:
+        return [i for i, b in enumerate(lineup) if resolve(known, b, game).selector == SEARCH]
+    except PresetError as e:
+        raise PlaytestError(str(e)) from None
 
 
 def _rollouts(game: str, p, games: int) -> dict:

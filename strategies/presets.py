@@ -51,6 +51,25 @@ def _search(path, name: str, spec: dict) -> tuple[int, str, int, int]:
     return got["budget"], rollout, got["horizon"], got["candidates"]
 
 
+def _check_keys(path, name: str, selector: str, spec: dict) -> None:
+    """Refuse a key the bot would not use: one of another selector, a parameter that is not
+    a number, weights for a bot that weighs nothing itself (random; search, whose rollout
+    bot's weights choose its candidates)."""
+    keys = {"selector", "description"} | {
+        "epsilon": {"param"}, "softmax": {"param"}, "search": {*SEARCH_KEYS, "rollout"},
+    }.get(selector, set())
+    extra = sorted(k for k, v in spec.items() if not isinstance(v, dict) and k not in keys)
+    if extra:
+        raise PresetError(f"{path}: bot '{name}': a {selector} bot has no {', '.join(extra)} "
+                          f"(its keys: {', '.join(sorted(keys))})")
+    param = spec.get("param", 0.0)
+    if isinstance(param, bool) or not isinstance(param, int | float):
+        raise PresetError(f"{path}: bot '{name}': param must be a number, got {param!r}")
+    if selector in ("random", "search") and any(isinstance(v, dict) for v in spec.values()):
+        raise PresetError(f"{path}: bot '{name}': a {selector} bot weighs no features (its "
+                          "weight tables would go unused)")
+
+
 def load_presets(game: str, path: Path | None = None) -> dict[str, Preset]:
     """All presets of ``game`` by name."""
     path = path or PRESET_DIR / f"{game}.toml"
@@ -61,9 +80,12 @@ def load_presets(game: str, path: Path | None = None) -> dict[str, Preset]:
         raise PresetError(f"cannot read bot presets {path}: {e}") from None
     presets = {}
     for name, spec in raw.items():
+        if not isinstance(spec, dict):
+            raise PresetError(f"{path}: '{name}' is not a bot's table")
         selector = spec.get("selector", "greedy")
         if selector not in NAMES:
             raise PresetError(f"{path}: bot '{name}': unknown selector '{selector}'")
+        _check_keys(path, name, selector, spec)
         weights = {k: dict(v) for k, v in spec.items() if isinstance(v, dict)}
         presets[name] = Preset(
             name=name,

@@ -29,21 +29,24 @@ import numpy as np
 from numba import njit
 
 from sim.core.rng import splitmix64_mix
-from strategies.selectors import score_moves
+from strategies.selectors import BUDGET, CANDIDATES, HORIZON, ROLLOUT, score_moves
 
 MARGIN = 0.01  # value of a point of lead, beside a win's 1
 TOP = 3  # moves a search records for replay: (move, mean value, rollouts) of the best
 # a search's statistics, per candidate: stats[field, i]
 MOVE, SUM, COUNT = range(3)
+# its schedule (stats[4]): the budget, the rounds, the round, the moves left in it, the
+# rollouts given in it
+PLAN_BUDGET, PLAN_ROUNDS, PLAN_ROUND, PLAN_ALIVE, PLAN_GIVEN = range(5)
 
 
 @njit
 def new_stats(max_moves):
     """A search's buffers: per-candidate (move, value sum, rollouts), the candidates' order
-    (best first once ranked), the record of the top moves, and the key of its streams
-    beside the rollouts played so far (a tally for ``playtest bench``)."""
+    (best first once ranked), the record of the top moves, the key of its streams beside
+    the rollouts played so far (a tally for ``playtest bench``) and its schedule."""
     return (np.zeros((3, max_moves)), np.zeros(max_moves, dtype=np.int64),
-            np.zeros((TOP, 3)), np.zeros(2, dtype=np.uint64))
+            np.zeros((TOP, 3)), np.zeros(2, dtype=np.uint64), np.zeros(5, dtype=np.int64))
 
 
 @njit
@@ -55,10 +58,61 @@ def copy_into(dst, src):
 
 
 @njit
-def seed_search(stats, u1, u2):
-    """Key the search's streams on two uniform numbers drawn from the game's stream."""
+def prunes(params, bot, n):
+    """Whether search bot ``bot`` weighs fewer than the ``n`` legal moves (the engine then
+    computes their features for ``start``)."""
+    return 0 < params[bot, CANDIDATES] < n
+
+
+@njit
+def rollout_bot(params, bot):
+    """(the slot of the bot that plays the rollouts, the rollouts' horizon)."""
+    return np.int64(params[bot, ROLLOUT]), np.int64(params[bot, HORIZON])
+
+
+@njit
+def start(stats, moves, n, bots, bot, kind, feats, scores, u1, u2):
+    """Begin search bot ``bot``'s search among ``n`` legal ``moves`` at a ``kind`` decision:
+    its candidates (``pick_candidates``; ``feats`` the moves' features when it ``prunes``),
+    its streams keyed on two uniform numbers drawn from the game's stream, its schedule.
+    Returns the number of candidates."""
+    _, params, weights = bots
+    roll = np.int64(params[bot, ROLLOUT])
+    k = pick_candidates(stats, moves, n, np.int64(params[bot, CANDIDATES]), weights, roll,
+                        kind, feats, scores)
     stats[3][0] = np.uint64(u1 * 9007199254740992.0) ^ (np.uint64(u2 * 9007199254740992.0)
                                                         << np.uint64(11))
+    plan = stats[4]
+    plan[PLAN_BUDGET] = np.int64(params[bot, BUDGET])
+    plan[PLAN_ROUNDS] = rounds(k)
+    plan[PLAN_ROUND] = 0
+    plan[PLAN_ALIVE] = k
+    plan[PLAN_GIVEN] = 0
+    return k
+
+
+@njit
+def next_candidate(stats):
+    """The candidate of the next rollout, or -1 once the budget is spent: each round gives
+    every surviving move ``per_move`` rollouts in turn, then keeps the better half."""
+    plan = stats[4]
+    per = per_move(plan[PLAN_BUDGET], plan[PLAN_ROUNDS], plan[PLAN_ALIVE])
+    if plan[PLAN_GIVEN] == per * plan[PLAN_ALIVE]:
+        plan[PLAN_ALIVE] = halve(stats, plan[PLAN_ALIVE])
+        plan[PLAN_ROUND] += 1
+        plan[PLAN_GIVEN] = 0
+        if plan[PLAN_ROUND] == plan[PLAN_ROUNDS]:
+            return -1
+        per = per_move(plan[PLAN_BUDGET], plan[PLAN_ROUNDS], plan[PLAN_ALIVE])
+    i = stats[1][plan[PLAN_GIVEN] // per]
+    plan[PLAN_GIVEN] += 1
+    return i
+
+
+@njit
+def move_of(stats, i):
+    """Candidate i's move."""
+    return np.int64(stats[0][MOVE, i])
 
 
 @njit

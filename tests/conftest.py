@@ -212,3 +212,16 @@ def dtp_ones_leave(st, tab, p: int, bots, rng, scratch) -> None:
             return
         move = decide(st, tab, seat, kind, ctx, bots, 0, rng, scratch)
         step.apply(st, tab, move, ctx, details, log, 0)
+
+
+def hide_magnificent_decks(st, shuffle):
+    """``st`` with what no player sees redrawn: the order of the master card, trainer tile
+    and poster decks."""
+    from sim.magnificent import state as MS
+
+    hidden = st.copy()
+    for top, base in ((MS.MASTER_DECK_N, MS.MASTER_DECK), (MS.TRAINER_DECK_N, MS.TRAINER_DECK),
+                      (MS.POSTER_DECK_N, MS.POSTER_DECK)):
+        n = hidden[top]
+        hidden[base: base + n] = shuffle.permutation(hidden[base: base + n])
+    return hidden

@@ -10,7 +10,7 @@ from io import StringIO
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import bump
+from conftest import bump, hide_magnificent_decks
 
 import sim.magnificent as mag
 from reports.cli import main
@@ -148,20 +148,9 @@ def test_compiled_kernel_plays_the_interpreted_games():
         assert (slow[col].to_numpy() == fast[col].to_numpy()).all(), col
 
 
-def _hide(st, shuffle):
-    """``st`` with what no player sees redrawn: the order of the master card, trainer tile
-    and poster decks."""
-    hidden = st.copy()
-    for top, base in ((S.MASTER_DECK_N, S.MASTER_DECK), (S.TRAINER_DECK_N, S.TRAINER_DECK),
-                      (S.POSTER_DECK_N, S.POSTER_DECK)):
-        n = hidden[top]
-        hidden[base: base + n] = shuffle.permutation(hidden[base: base + n])
-    return hidden
-
-
 def _same_choice(st, tab, p, kind, ctx, bots, bot, g, k):
     a = decide(st, tab, p, kind, ctx, bots, bot, game_stream(1, k), new_buffers()[2])
-    b = decide(_hide(st, np.random.default_rng(k)), tab, p, kind, ctx, bots, bot,
+    b = decide(hide_magnificent_decks(st, np.random.default_rng(k)), tab, p, kind, ctx, bots, bot,
                game_stream(1, k), new_buffers()[2])
     assert a == b, (M.KINDS[kind], g, k)
     return a

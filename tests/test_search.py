@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import hide_magnificent_decks
 
 from reports.cli import main
 from sim import simulate
@@ -96,9 +97,32 @@ def test_a_redrawn_order_depends_on_the_contents_only():
     assert list(c) != list(a)  # another stream, another order
 
 
+def _bots(budget, candidates=0):
+    """One search bot (slot 0) whose rollouts slot 1 plays, over one decision kind."""
+    params = np.zeros((2, 5))
+    params[0, 1:] = [budget, 1, 0, candidates]
+    return np.array([4, 1]), params, np.zeros((2, 1, 2))
+
+
+def test_the_schedule_halves_the_moves_round_by_round_until_the_budget_is_spent():
+    stats = SR.new_stats(8)
+    moves = np.array([10, 11, 12])
+    assert SR.start(stats, moves, 3, _bots(8), 0, 0, np.zeros((3, 2)), np.zeros(3), 0.1,
+                    0.2) == 3
+    given = []
+    value = {0: 0.2, 1: 0.9, 2: 0.5}
+    while (i := SR.next_candidate(stats)) >= 0:
+        given.append(int(i))
+        SR.backup(stats, i, value[int(i)])
+    # two rounds: 8 // 2 // 3 = 1 rollout each, then 4 // 2 = 2 each for the better two
+    assert given == [0, 1, 2, 1, 1, 2, 2]
+    assert SR.best(stats, 3) == 11 and stats[3][1] == 7
+
+
 def test_each_rollout_world_has_its_own_stream_the_same_for_every_move():
     stats = SR.new_stats(4)
-    SR.seed_search(stats, 0.25, 0.75)
+    SR.start(stats, np.array([1, 2]), 2, _bots(4), 0, 0, np.zeros((2, 2)), np.zeros(2), 0.25,
+             0.75)
     one, two, three = (np.zeros(4, dtype=np.uint64) for _ in range(3))
     SR.world(one, stats, 0)
     SR.world(two, stats, 1)  # candidate 1's first rollout: the same world as candidate 0's
@@ -135,6 +159,12 @@ def test_a_budget_on_the_wrong_bot_or_out_of_range_is_one_line(name, capsys, tmp
     ('[s]\nselector = "search"\nbudget = 0\n', "budget must be a whole number"),
     ('[s]\nselector = "search"\nhorizon = -1\n', "horizon must be"),
     ('[s]\nselector = "search"\nrollout = "s"\n', "not a search bot"),
+    ('[g]\nselector = "greedy"\nbudget = 64\n', "a greedy bot has no budget"),
+    ('[s]\nselector = "search"\nparam = 0.5\n', "a search bot has no param"),
+    ('[s]\nselector = "search"\n[s.turn]\npoints = 1.0\n', "weighs no features"),
+    ('[e]\nselector = "epsilon"\nparam = "high"\n', "param must be a number"),
+    ('[g]\nselector = "greedy"\nbugdet = 64\n', "has no bugdet"),
+    ('top = 3\n', "not a bot's table"),
 ])
 def test_a_bad_search_preset_is_refused(tmp_path, text, expect):
     path = tmp_path / "bots.toml"
@@ -160,14 +190,7 @@ def _hide_festival(st, tab, shuffle, seat, decision):
 
 
 def _hide_magnificent(st, tab, shuffle, seat, decision):
-    from sim.magnificent import state as S
-
-    hidden = st.copy()
-    for top, base in ((S.MASTER_DECK_N, S.MASTER_DECK), (S.TRAINER_DECK_N, S.TRAINER_DECK),
-                      (S.POSTER_DECK_N, S.POSTER_DECK)):
-        n = hidden[top]
-        hidden[base: base + n] = shuffle.permutation(hidden[base: base + n])
-    return hidden
+    return hide_magnificent_decks(st, shuffle)
 
 
 def _hide_dice_theme_park(st, tab, shuffle, seat, decision):

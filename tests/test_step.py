@@ -157,3 +157,12 @@ def test_the_contract_is_the_engines_own_steps(toy_registered):
 
     df = play("toy", ["strong", plain], games=4, seed=0)
     assert (df.loc[df["bot"] == "strong", "win"] == 1).all()
+
+
+def test_a_game_that_outgrows_its_log_is_refused_not_cut_short():
+    g = new_game("festival", seed=2, players=4)
+    g._s.log = g._s.log[:20]  # room for the setup and a few turns
+    while not g.is_over():
+        g.apply(g.bot_move("greedy"))
+    with pytest.raises(PlaytestError, match="more than the 20 its log holds"):
+        g.log()

@@ -117,3 +117,12 @@ def first_violation(codes: tuple[str, ...], check: np.ndarray, start: int) -> No
     if check.any():
         bad = int(np.flatnonzero(check)[0])
         raise RuntimeError(f"game {start + bad}: {codes[int(check[bad])]}")
+
+
+def logged(log: np.ndarray, nlog: int) -> int:
+    """The events of a game's log to read: all ``nlog`` of them, or one error when the game
+    made more than its log holds (a replay is never cut short in silence)."""
+    if nlog > len(log):
+        raise PlaytestError(f"this game logged {nlog:,} events, more than the {len(log):,} its "
+                            "log holds: its replay would be cut short")
+    return nlog

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from sim.core.checks import first_violation, lineup
+from sim.core.checks import first_violation, lineup, logged
 from sim.core.declaration import Element, GameElement, HeldSet, ResultsDeclaration
 from sim.core.errors import PlaytestError
 from sim.dice_theme_park import batch, bots, data, tables
@@ -128,6 +128,6 @@ def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
     seat_bots = [bot_names[bot_of(p, game_index, n_players, rotate)] for p in range(n_players)]
     head = [f"Dice Theme Park ({MODES[prepared.mode]} game), seed {seed}, game {game_index}, "
             f"{n_players} players"]
-    lines = head + format_log(log, min(nlog, len(log)), prepared.data, st, seat_bots)
+    lines = head + format_log(log, logged(log, nlog), prepared.data, st, seat_bots)
     lines += format_final(st, prepared.data, seat_bots, wins, dice)
     return lines, [int(st[S.seat(p) + S.STARS]) for p in range(n_players)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.checks import logged
 from sim.core.game import CompiledSteps
 from sim.dice_theme_park import batch, play, step
 from sim.dice_theme_park import features as F
@@ -91,5 +92,5 @@ class Steps(CompiledSteps):
         return table, [int(self.st[S.seat(p) + S.STARS]) for p in range(n)]
 
     def log_lines(self, names: list[str]) -> list[str]:
-        return format_log(self.log, min(self.nlog, len(self.log)), self.prepared.data,
+        return format_log(self.log, logged(self.log, self.nlog), self.prepared.data,
                           self.st, names)

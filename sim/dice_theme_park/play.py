@@ -20,7 +20,6 @@ from sim.dice_theme_park.policy import CHECKING, MOVES_FULL, PATHS_DIFFER
 from strategies.selectors import SEARCH
 
 LOG_COLS = 8  # round, decision kind, seat, move, what followed, three details (step._details)
-CTX = 1 + S.DICE  # count, then dice slots
 
 
 @njit(cache=True)  # called from Python: an entry point
@@ -40,7 +39,7 @@ def new_scratch():
     largest decision uses, not MAX_MOVES rows."""
     return (np.empty(M.MAX_MOVES, dtype=np.int64), np.empty((M.MAX_MOVES, F.N_FEATURES)),
             np.empty(M.MAX_MOVES), F.new_buffers(), M.new_workspace(),
-            np.zeros(CTX, dtype=np.int64), np.zeros(3, dtype=np.int64),
+            np.zeros(S.CTX, dtype=np.int64), np.zeros(3, dtype=np.int64),
             np.empty((M.MAX_MOVES, F.N_FEATURES)), np.zeros(3, dtype=np.int64),
             search.new_buffers())
 

@@ -14,23 +14,20 @@ import numpy as np
 from numba import njit
 
 from sim.core.rng import uniform
-from sim.dice_theme_park import features as F
 from sim.dice_theme_park import moves as M
 from sim.dice_theme_park import policy, step
 from sim.dice_theme_park import rules as R
 from sim.dice_theme_park import state as S
 from strategies import search as SR
-from strategies.selectors import BUDGET, CANDIDATES, HORIZON, ROLLOUT
 
 LOG_WEIGHED = 64  # a log row of a search's weighed move (no decision kind is this high)
-CTX = 1 + S.DICE  # the decision's context (play.CTX)
 
 
 @njit(cache=True)  # called from Python (new_scratch): an entry point
 def new_buffers():
     """A search's buffers: the work state and context, the search's stream, its statistics,
     the determinization's pool, the standing's outputs and buffer, an empty log."""
-    return (np.zeros(S.SIZE, dtype=np.int64), np.zeros(CTX, dtype=np.int64),
+    return (np.zeros(S.SIZE, dtype=np.int64), np.zeros(S.CTX, dtype=np.int64),
             np.zeros(4, dtype=np.uint64), SR.new_stats(M.MAX_MOVES),
             np.zeros(64, dtype=np.int64), np.zeros(S.MAX_PLAYERS, dtype=np.int64),
             np.zeros(S.MAX_PLAYERS), np.zeros(S.MAX_PLAYERS, dtype=np.int64),
@@ -64,7 +61,7 @@ def rollout(st, ctx, tab, p, bots, roll, horizon, rng, scratch):
 def search_move(st, tab, p, kind, ctx, bots, bot, rng, scratch):
     """The move search bot ``bot`` plays for seat p at a ``kind`` decision: the best mean
     value over its rollouts (strategies/search.py); -1 when there is no legal move."""
-    _, params, weights = bots
+    params = bots[1]
     moves = scratch[0]
     work, wctx, srng, stats, pool, _, _, _, _, nolog = scratch[9]
     u1 = uniform(rng)  # the two numbers of every decision, whatever the bot
@@ -72,36 +69,24 @@ def search_move(st, tab, p, kind, ctx, bots, bot, rng, scratch):
     n = step.legal(st, tab, kind, p, moves, ctx, scratch[4])
     if n <= 1:
         return moves[0] if n == 1 else -1
-    SR.seed_search(stats, u1, u2)
-    roll = np.int64(params[bot, ROLLOUT])
-    limit = np.int64(params[bot, CANDIDATES])
-    if 0 < limit < n:  # the best by the rollout bot's scores (a random one's: the first)
-        F.move_features(st, tab, p, kind, moves, n, scratch[1], scratch[3], ctx)
-    k = SR.pick_candidates(stats, moves, n, limit, weights, roll, kind, scratch[1],
-                           scratch[2])
-    budget = np.int64(params[bot, BUDGET])
-    horizon = np.int64(params[bot, HORIZON])
-    n_rounds = SR.rounds(k)
-    alive = k
-    for _ in range(n_rounds):
-        per = SR.per_move(budget, n_rounds, alive)
-        for a in range(alive):
-            i = stats[1][a]
-            for _ in range(per):
-                SR.world(srng, stats, i)
-                SR.copy_into(work, st)
-                SR.copy_into(wctx, ctx)
-                step.determinize(work, tab, p, srng, pool)
-                if kind == M.K_STAFF:  # the picks made before this one, in secret
-                    for q in range(p):
-                        work[S.F_PICKS + q] = policy.choose(work, tab, q, M.K_STAFF, wctx, bots,
-                                                            roll, srng, scratch)
-                step.apply(work, tab, np.int64(stats[0][SR.MOVE, i]), wctx, scratch[6],
-                           nolog, 0)
-                value = rollout(work, wctx, tab, p, bots, roll, horizon, srng, scratch)
-                SR.backup(stats, i, value)
-        alive = SR.halve(stats, alive)
-    return SR.best(stats, k)
+    if SR.prunes(params, bot, n):  # the best by the rollout bot's scores
+        step.features(st, tab, kind, p, moves, n, scratch[1], scratch[3], ctx)
+    k = SR.start(stats, moves, n, bots, bot, kind, scratch[1], scratch[2], u1, u2)
+    roll, horizon = SR.rollout_bot(params, bot)
+    while True:
+        i = SR.next_candidate(stats)
+        if i < 0:
+            return SR.best(stats, k)
+        SR.world(srng, stats, i)
+        SR.copy_into(work, st)
+        SR.copy_into(wctx, ctx)
+        step.determinize(work, tab, p, srng, pool)
+        if kind == M.K_STAFF:  # the picks made before this one, in secret
+            for q in range(p):
+                work[S.F_PICKS + q] = policy.choose(work, tab, q, M.K_STAFF, wctx, bots, roll,
+                                                    srng, scratch)
+        step.apply(work, tab, SR.move_of(stats, i), wctx, scratch[6], nolog, 0)
+        SR.backup(stats, i, rollout(work, wctx, tab, p, bots, roll, horizon, srng, scratch))
 
 
 @njit

@@ -101,6 +101,7 @@ PARK_DICE = 64
 # moves' buffers are sized on it (moves.max_moves).
 MAX_PARK_DICE = MAX_ROUNDS * (SPACES + 2)
 DICE = MAX_PLAYERS * PARK_DICE
+CTX = 1 + DICE  # a decision's context (step.py): a count, then dice slots
 STAFF = 6
 UPGRADE_KINDS = 3
 GIFT_SHOP, SPECIAL_EFFECT, GENERATOR = range(UPGRADE_KINDS)

@@ -227,22 +227,16 @@ def advance(st, tab, rng, ctx, details, log, nlog):
         elif pc == P_START:
             _decide_at(st, M.K_START, p, P_START_NEXT, -1)
         elif pc == P_START_NEXT:
-            st[S.F_I] = i + 1
-            st[S.F_PC] = P_START
+            _next_seat(st, i, n, P_START, P_STAFF)
             if i + 1 == n:
                 nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_START_DISPLAY, 0)
-                st[S.F_I] = 0
                 st[S.ROUND] = 0
-                st[S.F_PC] = P_STAFF
         elif pc == P_STAFF:  # planning: secret picks, seat by seat
             _decide_at(st, M.K_STAFF, i, P_STAFF_NEXT, r)
         elif pc == P_STAFF_NEXT:
-            st[S.F_I] = i + 1
-            st[S.F_PC] = P_STAFF
+            _next_seat(st, i, n, P_STAFF, P_LOWER)
             if i + 1 == n:
                 nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_REVEAL, 0)
-                st[S.F_I] = 0
-                st[S.F_PC] = P_LOWER
         elif pc == P_LOWER:  # after the reveal, seeing every sum (rules.md 34), seat by seat
             if i == n:
                 nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_ORDER, 0)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from sim.core.checks import first_violation, lineup
+from sim.core.checks import first_violation, lineup, logged
 from sim.core.declaration import Element, GameElement, HeldSet, ResultsDeclaration
 from sim.core.errors import PlaytestError
 from sim.festival import batch, bots, data
@@ -112,6 +112,6 @@ def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
     R.final_scores(st, d.tab, scores, parts, wins, ranks)
     seat_bots = [bot_names[bot_of(p, game_index, n_players, rotate)] for p in range(n_players)]
     head = [f"Festival, seed {seed}, game {game_index}, {n_players} players; seat 0 starts"]
-    lines = head + format_log(log, nlog, d, seat_bots, n_players)
+    lines = head + format_log(log, logged(log, nlog), d, seat_bots, n_players)
     lines += format_final(st, d, seat_bots, scores, parts, wins)
     return lines, [int(x) for x in scores[:n_players]]

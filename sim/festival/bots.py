@@ -11,12 +11,8 @@ from strategies import presets as PR
 
 def bot_arrays(names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(selectors, params, weights[bot, decision kind, feature]) for the named bots."""
-    try:
-        arrays = PR.bot_arrays("festival", "Festival", names, F.DECISION_KINDS,
-                               {"turn": F.TURN_FEATURES, "start_side": F.START_FEATURES})
+    try:  # N_FEATURES, the kernel's width, is the longer kind's
+        return PR.bot_arrays("festival", "Festival", names, F.DECISION_KINDS,
+                             {"turn": F.TURN_FEATURES, "start_side": F.START_FEATURES})
     except PR.PresetError as e:
         raise PlaytestError(str(e)) from None
-    selectors, params, weights = arrays
-    wide = np.zeros((*weights.shape[:2], F.N_FEATURES))  # the kernel's feature width
-    wide[:, :, : weights.shape[2]] = weights
-    return selectors, params, wide

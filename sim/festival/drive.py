@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.checks import logged
 from sim.core.game import CompiledSteps
 from sim.festival import batch, play, step
 from sim.festival import features as F
@@ -93,4 +94,5 @@ class Steps(CompiledSteps):
         return table, [int(x) for x in scores]
 
     def log_lines(self, names: list[str]) -> list[str]:
-        return format_log(self.log, self.nlog, self.prepared.data, names, self.players)
+        return format_log(self.log, logged(self.log, self.nlog), self.prepared.data, names,
+                          self.players)

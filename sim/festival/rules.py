@@ -58,15 +58,15 @@ def popcount(x):
 
 @njit
 def log_event(log, nlog, kind, seat, a, b, c, d):
-    """Append one event when logging is on (log has rows); returns the new length."""
-    if log.shape[0] == 0 or nlog >= log.shape[0]:
-        return nlog
-    log[nlog, 0] = kind
-    log[nlog, 1] = seat
-    log[nlog, 2] = a
-    log[nlog, 3] = b
-    log[nlog, 4] = c
-    log[nlog, 5] = d
+    """Append one event when logging is on (log has rows); returns the new length, which
+    counts on past a full log (the replay refuses such a game: checks.logged)."""
+    if nlog < log.shape[0]:
+        log[nlog, 0] = kind
+        log[nlog, 1] = seat
+        log[nlog, 2] = a
+        log[nlog, 3] = b
+        log[nlog, 4] = c
+        log[nlog, 5] = d
     return nlog + 1
 
 

@@ -16,7 +16,6 @@ from sim.festival import policy, step
 from sim.festival import rules as R
 from sim.festival import state as S
 from strategies import search as SR
-from strategies.selectors import BUDGET, CANDIDATES, HORIZON, ROLLOUT
 
 
 @njit(cache=True)  # called from Python (new_scratch): an entry point
@@ -51,7 +50,7 @@ def rollout(st, tab, p, bots, roll, horizon, rng, scratch):
 def search_move(st, tab, decision, p, bots, bot, rng, scratch):
     """The move search bot ``bot`` plays for seat p at ``decision``: the best mean value
     over its rollouts (strategies/search.py)."""
-    _, params, weights = bots
+    params = bots[1]
     moves = scratch[0]
     work, srng, stats, pool, _, _, _, _, nolog = scratch[5]
     u1 = uniform(rng)  # the two numbers of every decision, whatever the bot
@@ -59,29 +58,19 @@ def search_move(st, tab, decision, p, bots, bot, rng, scratch):
     n = step.legal(st, tab, decision, p, moves)
     if n == 1:
         return moves[0]
-    SR.seed_search(stats, u1, u2)
-    roll = np.int64(params[bot, ROLLOUT])
-    limit = np.int64(params[bot, CANDIDATES])
-    if 0 < limit < n:  # the best by the rollout bot's scores (a random one's: the first)
+    if SR.prunes(params, bot, n):  # the best by the rollout bot's scores
         step.features(st, tab, decision, p, moves, n, scratch)
-    k = SR.pick_candidates(stats, moves, n, limit, weights, roll, decision, scratch[1],
-                           scratch[2])
-    budget = np.int64(params[bot, BUDGET])
-    horizon = np.int64(params[bot, HORIZON])
-    n_rounds = SR.rounds(k)
-    alive = k
-    for _ in range(n_rounds):
-        per = SR.per_move(budget, n_rounds, alive)
-        for a in range(alive):
-            i = stats[1][a]
-            for _ in range(per):
-                SR.world(srng, stats, i)
-                SR.copy_into(work, st)
-                step.determinize(work, tab, p, srng, pool)
-                step.apply(work, tab, np.int64(stats[0][SR.MOVE, i]), nolog, 0)
-                SR.backup(stats, i, rollout(work, tab, p, bots, roll, horizon, srng, scratch))
-        alive = SR.halve(stats, alive)
-    return SR.best(stats, k)
+    k = SR.start(stats, moves, n, bots, bot, decision, scratch[1], scratch[2], u1, u2)
+    roll, horizon = SR.rollout_bot(params, bot)
+    while True:
+        i = SR.next_candidate(stats)
+        if i < 0:
+            return SR.best(stats, k)
+        SR.world(srng, stats, i)
+        SR.copy_into(work, st)
+        step.determinize(work, tab, p, srng, pool)
+        step.apply(work, tab, SR.move_of(stats, i), nolog, 0)
+        SR.backup(stats, i, rollout(work, tab, p, bots, roll, horizon, srng, scratch))
 
 
 @njit

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from sim.core.checks import first_violation, lineup
+from sim.core.checks import first_violation, lineup, logged
 from sim.core.declaration import Element, HeldSet, ResultsDeclaration
 from sim.core.errors import PlaytestError
 from sim.magnificent import batch, bots, data, tables
@@ -121,7 +121,7 @@ def replay(seed: int, game_index: int, n_players: int, bot_names: list[str],
     seat_bots = [bot_names[bot_of(p, game_index, n_players, rotate)] for p in range(n_players)]
     head = [f"The Magnificent (side {SIDES[prepared.side]}), seed {seed}, game {game_index}, "
             f"{n_players} players"]
-    lines = head + format_log(log, min(nlog, len(log)), prepared.data, prepared.tab, st,
+    lines = head + format_log(log, logged(log, nlog), prepared.data, prepared.tab, st,
                               seat_bots)
     lines += format_final(st, prepared.data, seat_bots, wins)
     return lines, [int(st[S.seat(p) + S.SCORE]) for p in range(n_players)]

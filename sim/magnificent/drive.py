@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.checks import logged
 from sim.core.game import CompiledSteps
 from sim.magnificent import batch, play, step
 from sim.magnificent import features as F
@@ -92,5 +93,5 @@ class Steps(CompiledSteps):
         return table, [int(self.st[S.seat(p) + S.SCORE]) for p in range(n)]
 
     def log_lines(self, names: list[str]) -> list[str]:
-        return format_log(self.log, min(self.nlog, len(self.log)), self.prepared.data,
+        return format_log(self.log, logged(self.log, self.nlog), self.prepared.data,
                           self.tab, self.st, names)

@@ -18,7 +18,6 @@ from sim.magnificent import policy, step
 from sim.magnificent import rules as R
 from sim.magnificent import state as S
 from strategies import search as SR
-from strategies.selectors import BUDGET, CANDIDATES, HORIZON, ROLLOUT
 
 LOG_WEIGHED = 64  # a log row of a search's weighed move (no decision kind is this high)
 
@@ -61,7 +60,7 @@ def rollout(st, tab, p, bots, roll, horizon, rng, scratch):
 def search_move(st, tab, p, kind, bots, bot, rng, scratch):
     """The move search bot ``bot`` plays for seat p at a ``kind`` decision: the best mean
     value over its rollouts (strategies/search.py); -1 when there is no legal move."""
-    _, params, weights = bots
+    params = bots[1]
     moves = scratch[0]
     work, srng, stats, _, _, _, nolog, details = scratch[8]
     u1 = uniform(rng)  # the two numbers of every decision, whatever the bot
@@ -69,32 +68,19 @@ def search_move(st, tab, p, kind, bots, bot, rng, scratch):
     n = step.legal(st, tab, kind, p, moves, scratch)
     if n <= 1:
         return moves[0] if n == 1 else -1
-    SR.seed_search(stats, u1, u2)
-    roll = np.int64(params[bot, ROLLOUT])
-    limit = np.int64(params[bot, CANDIDATES])
-    if 0 < limit < n:  # the best by the rollout bot's scores (a random one's: the first)
+    if SR.prunes(params, bot, n):  # the best by the rollout bot's scores
         step.features(st, tab, kind, p, moves, n, scratch)
-    k = SR.pick_candidates(stats, moves, n, limit, weights, roll, kind, scratch[1],
-                           scratch[2])
-    budget = np.int64(params[bot, BUDGET])
-    horizon = np.int64(params[bot, HORIZON])
-    n_rounds = SR.rounds(k)
-    alive = k
-    for _ in range(n_rounds):
-        per = SR.per_move(budget, n_rounds, alive)
-        for a in range(alive):
-            i = stats[1][a]
-            for _ in range(per):
-                SR.world(srng, stats, i)
-                SR.copy_into(work, st)
-                step.determinize(work, tab, p, srng)
-                step.apply(work, tab, np.int64(stats[0][SR.MOVE, i]), scratch[4], details,
-                           nolog, 0)
-                SR.backup(stats, i, rollout(work, tab, p, bots, roll, horizon, srng, scratch))
-        alive = SR.halve(stats, alive)
-    move = SR.best(stats, k)
-    step.legal(st, tab, kind, p, moves, scratch)  # the moves' context of the real position
-    return move
+    k = SR.start(stats, moves, n, bots, bot, kind, scratch[1], scratch[2], u1, u2)
+    roll, horizon = SR.rollout_bot(params, bot)
+    while True:  # the context (ctx[0], the tile to place) is set from the state by apply
+        i = SR.next_candidate(stats)
+        if i < 0:
+            return SR.best(stats, k)
+        SR.world(srng, stats, i)
+        SR.copy_into(work, st)
+        step.determinize(work, tab, p, srng)
+        step.apply(work, tab, SR.move_of(stats, i), scratch[4], details, nolog, 0)
+        SR.backup(stats, i, rollout(work, tab, p, bots, roll, horizon, srng, scratch))
 
 
 @njit

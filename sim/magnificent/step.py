@@ -186,15 +186,11 @@ def advance(st, tab, rng, order):
             seat = n - 1 - i if tab[R.P_PICK_REVERSE] else i
             _decide_at(st, M.K_TRAINER_SETUP, seat, P_SETUP_NEXT, -1)
         elif pc == P_SETUP_NEXT:
-            st[S.F_I] = i + 1
-            if i + 1 < n:
-                st[S.F_PC] = P_SETUP
-            else:
+            _next_seat(st, i, n, P_SETUP, P_TURN)
+            if i + 1 == n:
                 _rules(st, tab, rng, order, pc, 0)
-                st[S.F_I] = 0
                 st[S.F_T] = 0
                 st[S.ROUND] = 0
-                st[S.F_PC] = P_TURN
         elif pc == P_ROUND:
             st[S.ROUND] = r + 1
             st[S.F_I] = 0
