@@ -16,7 +16,7 @@ from sim.core.declaration import ResultsDeclaration
 from sim.core.errors import PlaytestError
 from sim.core.registry import game_module
 from sim.core.run_folder import ATTRS
-from strategies.presets import game_presets, random_choosers
+from strategies.presets import random_choosers, run_presets
 
 
 @dataclass
@@ -64,7 +64,7 @@ def declared(df: pd.DataFrame) -> tuple[ResultsDeclaration, set[str]]:
                             "module's declare(run_info)), or a DataFrame from simulate() or "
                             "load_results(), which carries it in df.attrs")
     game = info["request"]["game"]
-    return game_module(game).declare(info), random_choosers(game_presets(game))
+    return game_module(game).declare(info), random_choosers(run_presets(game, info["request"]))
 
 
 def analyse(df: pd.DataFrame, decl: ResultsDeclaration | None = None,

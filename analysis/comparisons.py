@@ -32,7 +32,7 @@ from sim.core.checks import MAX_GAMES, MAX_SEED, flag, path, rule_sets, text, wh
 from sim.core.errors import ParameterError, PlaytestError
 from sim.core.registry import game_module
 from sim.core.run_folder import read_chunk
-from sim.core.runner import resolve_bots, run
+from sim.core.runner import bot_record, resolve_bots, run
 
 METRICS = {"win": "win rate", "score": "mean score", "seat-spread": "first seat's lead"}
 # the default indifference zone: 2 points of win rate; a score's is the game's own (its
@@ -278,7 +278,8 @@ def compare(game: str = "festival", players: int = 4, bots=None, *, a_bots=None,
                "alpha": design.alpha, "beta": design.beta, "delta": design.delta,
                "delta_is_default": delta is None,
                "mode": "fixed" if games is not None else "sequential", "games": total,
-               "batch": batch, "rotate": rotate}
+               "batch": batch, "rotate": rotate} | \
+        bot_record(game, [*arms[0].bots, *arms[1].bots])
     if arms[0].seed == arms[1].seed and _same(specs[0][0], specs[1][0]):
         raise PlaytestError(f"the two arms would play the same games: B ({arms[1].describe()}) "
                             "has A's bots, rules and cards; give a --b-set, --b-data or "

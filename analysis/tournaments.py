@@ -31,7 +31,7 @@ from sim.core.errors import ParameterError
 from sim.core.game import PythonBot, play
 from sim.core.registry import game_module
 from sim.core.run_folder import load_results
-from sim.core.runner import run
+from sim.core.runner import bot_record, run
 from strategies.presets import game_presets
 
 RESAMPLES = 999
@@ -135,7 +135,7 @@ def tournament(game: str = "festival", players: int = 4, bots: list | str | None
     module.prepare(players, [engine_bots[i] for i in tables[0]], data, True, sets=sets or None)
     request = {"game": game, "players": players, "bots": [f"{n}={b}" for n, b in field],
                "games": games, "games_per_table": per_table, "tables": len(tables),
-               "seed": seed, "sets": sets or {}, "data": data}
+               "seed": seed, "sets": sets or {}, "data": data} | bot_record(game, engine_bots)
     with work_folder(out) as folder:
         claim(folder, "tournament", request)
         bar = None

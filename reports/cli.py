@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 from analysis import BAND, MODEL_GAMES
@@ -111,26 +112,45 @@ def cmd_replay(a) -> int:
                 raise PlaytestError(f"--{word} {a.mode} contradicts the run in {a.run} ({word} "
                                     f"{played}); leave it out to replay the run's game")
         rules = {k: v for k, v in sets.items() if k != "mode"}
+        if a.bots_file and a.game is None:  # main() adds a file's bots once GAME is known
+            with _bots_files(game, a.bots_file):
+                return _replay_run(a, info, game, seed, players, bots, rotate, data, sets,
+                                   rules)
+        return _replay_run(a, info, game, seed, players, bots, rotate, data, sets, rules)
+    if a.game is None:
+        raise PlaytestError("replay needs GAME (or --run DIR)")
+    seed = 0 if a.seed is None else whole("seed", a.seed, 0, MAX_SEED)
+    game, players = a.game, a.players or 4
+    whole("game", a.game_index, 0, MAX_GAMES)
+    bots, rotate = _bots(game, a.bots, players), not a.no_rotate
+    return _replay(game, seed, a.game_index, players, bots, rotate, data, _sets(a, game))
+
+
+def _replay(game, seed, index, players, bots, rotate, data, sets) -> int:
+    from sim.core.registry import game_module
+
+    lines, _ = game_module(game).replay(seed, index, players, bots, rotate, data,
+                                        sets=sets or None)
+    print("\n".join(lines))
+    return 0
+
+
+def _replay_run(a, info, game, seed, players, bots, rotate, data, sets, rules) -> int:
+    """replay --run: the run's game, with the bots it recorded from files."""
+    from sim.core.registry import game_module
+    from strategies.presets import added_bots, recorded
+
+    with added_bots(game, recorded(info["request"].get("bot_presets"), f"{a.run}/run.json")):
         if a.set and parse_sets(a.set) != rules:
             raise PlaytestError(f"--set contradicts the run in {a.run} ("
                                 f"{rules or 'no --set'}); leave it out to replay the run's "
                                 "game")
         _, meta = game_module(game).prepare(players, bots, data, rotate, sets=sets or None)
-        if meta["data_hash"] != req["data_hash"]:
+        if meta["data_hash"] != info["request"]["data_hash"]:
             raise PlaytestError(f"the card data of {a.run} has changed since it was played "
-                                f"(hash {req['data_hash']}, now {meta['data_hash']})")
-    else:
-        if a.game is None:
-            raise PlaytestError("replay needs GAME (or --run DIR)")
-        seed = 0 if a.seed is None else whole("seed", a.seed, 0, MAX_SEED)
-        game, players = a.game, a.players or 4
-        whole("game", a.game_index, 0, MAX_GAMES)
-        bots, rotate = _bots(game, a.bots, players), not a.no_rotate
-        sets = _sets(a, game)
-    lines, _ = game_module(game).replay(seed, a.game_index, players, bots, rotate, data,
-                                        sets=sets or None)
-    print("\n".join(lines))
-    return 0
+                                f"(hash {info['request']['data_hash']}, now "
+                                f"{meta['data_hash']})")
+        return _replay(game, seed, a.game_index, players, bots, rotate, data, sets)
 
 
 def _run_data(info: dict) -> str | None:
@@ -144,7 +164,7 @@ def cmd_data(a) -> int:
     import importlib
 
     from sim.core.data import LOADERS
-    from sim.core.rule_keys import rule_keys
+    from sim.core.rule_keys import rule_keys, table_lines
     from sim.core.runner import check_data
 
     sets = parse_sets(a.set)
@@ -158,6 +178,9 @@ def cmd_data(a) -> int:
             print(f"  {k.key} = {k.value!r}: {k.settable}")
             if k.note:
                 print(f"      {k.note}")
+        print("tables (--set TABLE.ROW.COLUMN=VALUE overrides one cell, checked as the file's "
+              "own values are):")
+        print("\n".join(table_lines(a.game, d.folder)))
         return 0
     for name in importlib.import_module(LOADERS[a.game]).FILES:
         if name.endswith(".csv"):
@@ -264,6 +287,54 @@ def cmd_bench(a) -> int:
     return 0
 
 
+def cmd_tune_rules(a) -> int:
+    from analysis.tune_rules import tune_rules
+    from reports.tune_page import write_tune_page
+
+    out = _out(a, f"runs/tune-{a.game}-{a.players}p-seed{a.seed}")
+    try:
+        r = tune_rules(a.game, a.vary, a.target, a.players, _names(a.bots), a.trials, a.games,
+                       a.confirm_games, a.seed, out, _sets(a, a.game) or None, a.data,
+                       a.threads, not a.quiet)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"playtest: interrupted: finished trials are kept in {out}; run the "
+                         "same command again to resume\n")
+        return 130
+    c = r["confirmation"]
+    values = ", ".join(f"{k}={v}" for k, v in r["best"].items())
+    print(f"best of {r['trials']} trials: {values}")
+    for name in r["request"]["targets"]:
+        for arm in ("before", "best"):
+            m = c[arm]
+            print(f"  {name} {arm:<6} {m[name]:+.2f} [{m[name + ' low']:+.2f}, "
+                  f"{m[name + ' high']:+.2f}] on {m['games']:,} games of seed {c['seed']}")
+    print(f"target {r['verdict']} -> {out}/best.toml")
+    print(f"page: {write_tune_page(out)}")
+    return 0
+
+
+def cmd_tune_bot(a) -> int:
+    from analysis.tune_bot import tune_bot
+
+    try:
+        s = tune_bot(a.game, a.base, _names(a.against), a.name, a.out or f"{a.name}.toml",
+                     a.work, a.games, a.generations, a.popsize, a.sigma, a.final_games,
+                     a.seed, _sets(a, a.game) or None, a.data, a.threads, not a.quiet)
+    except KeyboardInterrupt:
+        sys.stderr.write("playtest: interrupted: finished generations are kept; run the same "
+                         "command again to resume\n")
+        return 130
+    t, b, d = s["tuned"], s["base"], s["difference"]
+    req = s["request"]
+    print(f"{req['name']} wins {100 * t['share']:.1f}% [{100 * t['low']:.1f}, "
+          f"{100 * t['high']:.1f}], {req['base']} {100 * b['share']:.1f}% "
+          f"[{100 * b['low']:.1f}, {100 * b['high']:.1f}] against {', '.join(req['against'])} "
+          f"on {s['final_games']:,} fresh games: {d['pp']:+.1f} pp [{d['low']:+.1f}, "
+          f"{d['high']:+.1f}]")
+    print(f"bots file: {s['out']} (use it with --bots-file {s['out']} --bots {req['name']},...)")
+    return 0
+
+
 def games_help() -> str:
     """Each game with an engine, its player range and its bots (read from its rules.toml
     and its preset file, so that --help needs no engine)."""
@@ -312,6 +383,8 @@ An interrupted run keeps its finished chunks: the same command resumes it.
     s.add_argument("--players", type=int, default=4, help="players per game (default 4)")
     s.add_argument("--bots", help="one bot per seat, comma-separated, or one for all seats "
                    "(default greedy,hunter,builder,random, cut to the player count)")
+    s.add_argument("--bots-file", action="append", metavar="FILE",
+                   help="a TOML file of your own bots, in the presets' format (repeatable)")
     s.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     s.add_argument("--out", help="run folder (default runs/GAME-Pp-seedS)")
     s.add_argument("--backend", default="threads", help="threads (default), processes or dask")
@@ -324,8 +397,9 @@ An interrupted run keeps its finished chunks: the same command resumes it.
                    help="keep bot i in seat i (default: rotate bots through the seats)")
     s.add_argument("--data", help="a copy of seeds/GAME with edited cards or rules")
     s.add_argument("--set", action="append", metavar="KEY=VALUE",
-                   help="override a rule of rules.toml (repeatable; dotted keys for tables; "
-                   "'playtest data GAME --keys' lists them)")
+                   help="override a rule of rules.toml (repeatable; dotted keys for its "
+                   "tables) or a cell of a card table as TABLE.ROW.COLUMN=VALUE; 'playtest "
+                   "data GAME --keys' lists them")
     s.add_argument("--mode", "--side", dest="mode", help="the game's mode, for a game that "
                    "has modes (Dice Theme Park: full, the default; short; intro. The "
                    "Magnificent: the player boards' side, A, the default, or B; --side is the "
@@ -365,6 +439,8 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     y.add_argument("--game", dest="game_index", type=int, default=0, help="game index")
     y.add_argument("--players", type=int, help="players (default 4, or the run's)")
     y.add_argument("--bots", help="as for simulate")
+    y.add_argument("--bots-file", action="append", metavar="FILE",
+                   help="a TOML file of your own bots, in the presets' format (repeatable)")
     y.add_argument("--no-rotate", action="store_true", help="as for simulate")
     y.add_argument("--data", help="as for simulate")
     y.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
@@ -384,7 +460,8 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     d.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="check the data with a rule overridden (repeatable)")
     d.add_argument("--keys", action="store_true",
-                   help="list every rule of rules.toml with its value and range")
+                   help="list every rule of rules.toml with its value and range, and the "
+                   "card tables' rows and columns that --set TABLE.ROW.COLUMN reaches")
     d.set_defaults(func=cmd_data)
 
     c = sub.add_parser("compare", help="two arms on common random numbers, stopped when a "
@@ -404,6 +481,8 @@ with the same command.
     c.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
     c.add_argument("--players", type=int, default=4, help="players per game (default 4)")
     c.add_argument("--bots", help="line-up of both arms, as for simulate (default: the game's)")
+    c.add_argument("--bots-file", action="append", metavar="FILE",
+                   help="a TOML file of your own bots, in the presets' format (repeatable)")
     c.add_argument("--a-bots", help="line-up of arm A (default --bots)")
     c.add_argument("--b-bots", help="line-up of arm B (default --bots)")
     c.add_argument("--set", action="append", metavar="KEY=VALUE",
@@ -459,6 +538,8 @@ and index.html into OUT; an interrupted tournament resumes with the same command
     t.add_argument("--players", type=int, default=4, help="players per table (default 4)")
     t.add_argument("--bots", help="the entrants, comma-separated, BOT or NAME=BOT (default: "
                    "every bot of the game)")
+    t.add_argument("--bots-file", action="append", metavar="FILE",
+                   help="a TOML file of your own bots, in the presets' format (repeatable)")
     t.add_argument("--games", type=int, default=50_000, help="games in all, at least "
                    "(default 50000)")
     t.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
@@ -498,6 +579,8 @@ compared as independent samples. Writes OUT/index.html and OUT/diff.csv.
     b.add_argument("--bots", help="measure this line-up (comma-separated, as for simulate) "
                    "instead of the game's bench bots; with a search bot, its rollouts a "
                    "second too")
+    b.add_argument("--bots-file", action="append", metavar="FILE",
+                   help="a TOML file of your own bots, in the presets' format (repeatable)")
     b.add_argument("--players", type=int, help="players of --bots (default: its length)")
     b.add_argument("--interpreted-games", type=int, default=20,
                    help="games for the interpreted (NUMBA_DISABLE_JIT=1) comparison; 0 "
@@ -506,17 +589,115 @@ compared as independent samples. Writes OUT/index.html and OUT/diff.csv.
     b.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
     b.add_argument("--mode", "--side", dest="mode", help="as for simulate")
     b.set_defaults(func=cmd_bench)
+
+    tune = sub.add_parser("tune", help="search rule and card values toward a target, or "
+                          "learn a bot's weights by play")
+    tsub = tune.add_subparsers(dest="what", required=True, parser_class=Parser)
+    u = tsub.add_parser("rules", help="rule and card values toward a target (optuna)",
+                        formatter_class=raw, epilog="""examples:
+  playtest tune rules dice_theme_park --vary administrators.recruiter.amount=0..4 \\
+      --vary mascot_price=3..9 --target effect:admin_pair=recruiter,band=1 --out runs/tr
+  playtest tune rules festival --vary start_objectives.red-A.value=5..10 \\
+      --target spread:board,band=0.5 --games 100000
+  playtest tune rules magnificent --vary start_coins=4..10 --target seat-spread,band=1
+Targets (METRIC[,goal=G][,band=B][,weight=W]; repeat --target for a weighted sum):
+  seat-spread, seat-max, effect:ELEMENT=LEVEL, spread:ELEMENT (pp of win rate), length,
+  score. Every trial plays the same games; the best values are then played on a fresh seed,
+  and the target is met only when each interval lies inside its band. Writes trials.csv,
+  best.toml, tune.json and index.html into OUT; an interrupted search resumes with the same
+  command.
+
+""" + games_help())
+    u.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
+    u.add_argument("--vary", action="append", metavar="KEY=LO..HI", required=True,
+                   help="a rule (rules.toml) or table cell (TABLE.ROW.COLUMN) and its range "
+                   "(repeatable)")
+    u.add_argument("--target", action="append", metavar="METRIC[,goal=G][,band=B]",
+                   required=True, help="what to bring to its goal (repeatable: a weighted sum)")
+    u.add_argument("--players", type=int, default=4, help="players per game (default 4)")
+    u.add_argument("--bots", help="the line-up, as for simulate (default: the game's)")
+    u.add_argument("--bots-file", action="append", metavar="FILE", help="as for simulate")
+    u.add_argument("--trials", type=int, default=30, help="trials in all (default 30)")
+    u.add_argument("--games", type=int, default=20_000, help="games a trial (default 20000)")
+    u.add_argument("--confirm-games", type=int, help="games of the confirmation on a fresh "
+                   "seed, for the best values and for the rules as they are (default 4 x "
+                   "--games)")
+    u.add_argument("--seed", type=int, default=0, help="master seed of the trials (default 0; "
+                   "the confirmation plays seed + 1)")
+    u.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate: "
+                   "fixed for every trial")
+    u.add_argument("--mode", "--side", dest="mode", help="as for simulate")
+    u.add_argument("--data", help="as for simulate")
+    u.add_argument("--out", help="the search's folder (default runs/tune-GAME-Pp-seedS)")
+    u.add_argument("--threads", type=int, help="numba threads")
+    u.add_argument("--quiet", action="store_true", help="no progress bar")
+    u.set_defaults(func=cmd_tune_rules)
+
+    v = tsub.add_parser("bot", help="a bot's weights learned by play (CMA-ES)",
+                        formatter_class=raw, epilog="""examples:
+  playtest tune bot festival --from greedy --out my_bots.toml
+  playtest tune bot dice_theme_park --from greedy --set money_per_star_at_end=4 \\
+      --name greedy4 --out greedy4.toml
+  playtest simulate festival --bots-file my_bots.toml --bots tuned,greedy,greedy,greedy
+The tuned bot plays every seat in turn against the field on the same games for every
+candidate; the result is checked on fresh seeds beside the base bot, and the bots file says
+how it was made. An interrupted tuning resumes from its work folder with the same command.
+
+""" + games_help())
+    v.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
+    v.add_argument("--from", dest="base", default="greedy", help="the bot whose weights are "
+                   "tuned (default greedy)")
+    v.add_argument("--against", help="the field, comma-separated (default the --from bot "
+                   "three times: a 4-player game)")
+    v.add_argument("--name", default="tuned", help="the tuned bot's name (default tuned)")
+    v.add_argument("--out", help="the bots file to write (default NAME.toml)")
+    v.add_argument("--work", help="the work folder: state, history (default OUT without .toml "
+                   "+ .tuning)")
+    v.add_argument("--bots-file", action="append", metavar="FILE", help="as for simulate")
+    v.add_argument("--games", type=int, default=2000, help="games per candidate (default 2000)")
+    v.add_argument("--generations", type=int, default=20, help="CMA-ES generations (default "
+                   "20)")
+    v.add_argument("--popsize", type=int, help="candidates a generation (default cma's, "
+                   "4 + 3 ln(weights))")
+    v.add_argument("--sigma", type=float, default=0.5, help="the first step, in units of each "
+                   "weight's size (default 0.5)")
+    v.add_argument("--final-games", type=int, help="games of the check on fresh seeds "
+                   "(default 10 x --games)")
+    v.add_argument("--seed", type=int, default=0, help="master seed (default 0; the check "
+                   "plays seed + 1)")
+    v.add_argument("--set", action="append", metavar="KEY=VALUE", help="tune for this "
+                   "variant (as for simulate)")
+    v.add_argument("--mode", "--side", dest="mode", help="as for simulate")
+    v.add_argument("--data", help="as for simulate")
+    v.add_argument("--threads", type=int, help="numba threads")
+    v.add_argument("--quiet", action="store_true", help="no progress bar")
+    v.set_defaults(func=cmd_tune_bot)
     return p
 
 
+def _bots_files(game: str, files: list[str] | None):
+    """The bots of --bots-file files known while a command runs (none: nothing added)."""
+    from strategies.presets import added_bots, bots_files
+
+    return added_bots(game, bots_files(files)) if files else nullcontext()
+
+
 def main(argv: list[str] | None = None) -> int:
+    from strategies.presets import PresetError
+
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        game = getattr(args, "game", None)
+        if getattr(args, "bots_file", None) and game not in GAMES:
+            if game is not None:
+                raise PlaytestError(f"unknown game '{game}' (available: {', '.join(GAMES)})")
+            return args.func(args)  # replay --run: the run names the game
+        with _bots_files(game, getattr(args, "bots_file", None)):
+            return args.func(args)
     except ParameterError as e:
         sys.stderr.write(f"playtest: error: {e.flag()}\n")
         return 2
-    except PlaytestError as e:
+    except (PlaytestError, PresetError) as e:
         sys.stderr.write(f"playtest: error: {e}\n")
         return 2
     except BrokenPipeError:  # output piped into a reader that stopped (| head): stop quietly

@@ -21,7 +21,7 @@ from sim.core.checks import path
 from sim.core.errors import PlaytestError
 from sim.core.registry import game_module
 from sim.core.run_folder import load_results, verify
-from strategies.presets import game_presets, random_choosers
+from strategies.presets import random_choosers, run_presets
 
 CSS = """
 body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; color: #222;
@@ -434,7 +434,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
         step("reading the games")
         df = load_results(run_dir)
         step("the model and the tables")
-        presets = game_presets(game)
+        presets = run_presets(game, info["request"])
         a = analyse(df, decl, random_choosers(presets), model_games, float(band))
         step("the page and its plots")
         for name, table in a.tables.items():

@@ -196,3 +196,33 @@ def head_to_head(matrix: pd.DataFrame) -> str:
     ax.set_title("% of shared games the row bot finished above the column bot", fontsize=9)
     fig.colorbar(im, ax=ax, shrink=0.8)
     return _save(fig)
+
+
+def tune_history(trials: pd.DataFrame) -> str:
+    """A search's objective trial by trial, and the best so far."""
+    fig, ax = plt.subplots(figsize=(7.5, 3.2))
+    x, y = trials["trial"].to_numpy(), trials["objective"].to_numpy()
+    ax.plot(x, y, "o", color=BLUE, ms=4, label="trial")
+    ax.step(x, np.minimum.accumulate(y), where="post", color=RED, label="best so far")
+    ax.set_xlabel("trial")
+    ax.set_ylabel("objective (bands from the goals)")
+    ax.legend(fontsize=8)
+    return _save(fig)
+
+
+def tune_term(trials: pd.DataFrame, key: str, term: str, unit: str, goal: float,
+              band: float, one_sided: bool) -> str:
+    """One target term against one varied value, each trial with its 95% interval, and the
+    band that meets the goal."""
+    fig, ax = plt.subplots(figsize=(7.5, 3.2))
+    v = trials[term].to_numpy()
+    err = np.clip(np.vstack([v - trials[f"{term} low"].to_numpy(),
+                             trials[f"{term} high"].to_numpy() - v]), 0, None)
+    ax.errorbar(trials[key].to_numpy(), v, yerr=err, fmt="o", color=BLUE, ms=4, capsize=2,
+                lw=1)
+    ax.axhspan(goal - (0 if one_sided else band), goal + band, color=RED, alpha=0.12,
+               label="band that meets the goal")
+    ax.set_xlabel(key)
+    ax.set_ylabel(f"{term}{unit}")
+    ax.legend(fontsize=8)
+    return _save(fig)

@@ -3,11 +3,17 @@
 A preset names a selector, its parameter and, per decision kind, weights over the game's
 move features by name. The engine maps names to its feature columns, so an unknown feature
 or decision kind is refused there with the preset named.
+
+A user's own bots come from files of the same format (``--bots-file``): ``added_bots``
+adds their tables beside the shipped ones for the command in progress, and a run records
+the tables of the bots it played (``used_specs``), so that it replays without the file.
 """
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,6 +36,10 @@ class Preset:
     description: str
     weights: dict[str, dict[str, float]] = field(default_factory=dict)  # kind -> feature -> w
     search: tuple[int, str, int, int] | None = None  # budget, rollout bot, horizon, candidates
+    source: str = ""  # the file of a bot added from one (--bots-file), for its errors
+
+    def label(self) -> str:
+        return f"bot '{self.name}'" + (f" of {self.source}" if self.source else "")
 
 
 MAX_BUDGET = 1_000_000  # a search bot's rollouts per decision
@@ -70,16 +80,111 @@ def _check_keys(path, name: str, selector: str, spec: dict) -> None:
                           "weight tables would go unused)")
 
 
-def load_presets(game: str, path: Path | None = None) -> dict[str, Preset]:
-    """All presets of ``game`` by name."""
-    path = path or PRESET_DIR / f"{game}.toml"
+def read_toml_bots(path: Path | str) -> dict:
+    """A presets file's tables by bot name; one line for a file that cannot be read."""
     try:
         with open(path, "rb") as f:
-            raw = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as e:
+            return tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise PresetError(f"cannot read bot presets {path}: {e}") from None
+
+
+# Bots added for the command in progress, by game: {game: {name: (where, table)}}.
+_ADDED: dict[str, dict[str, tuple[str, dict]]] = {}
+
+
+@contextmanager
+def added_bots(game: str, bots: dict[str, tuple[str, dict]]) -> Iterator[None]:
+    """The bots ``bots`` ({name: (where it is from, preset table)}, as bots_files or
+    recorded give them) known beside ``game``'s shipped ones while the block runs, each
+    checked as a shipped preset is; a name that is shipped, or added already with another
+    table, is refused."""
+    shipped = read_toml_bots(PRESET_DIR / f"{game}.toml") if _has_presets(game) else {}
+    known = _ADDED.setdefault(game, {})
+    before = dict(known)
+    try:
+        for name, (where, spec) in bots.items():
+            if name in shipped:
+                raise PresetError(f"{where}: bot '{name}' is a shipped bot of {game}; give "
+                                  "yours another name")
+            if name in known and known[name][1] != spec:
+                raise PresetError(f"{where}: bot '{name}' is defined twice, differently "
+                                  f"(also in {known[name][0]})")
+            if ":" in name or "," in name or "=" in name or not name.strip():
+                raise PresetError(f"{where}: '{name}' cannot name a bot (no ':', ',' or '=')")
+            known[name] = (where, spec)
+        load_presets(game)  # every added table checked now, in one line
+        yield
+    finally:
+        _ADDED[game] = before
+
+
+def recorded(specs: dict[str, dict] | None, where: str) -> dict[str, tuple[str, dict]]:
+    """Bot tables a run recorded ({name: table}), for added_bots; refused in one line when
+    they are not tables of bots (a damaged record)."""
+    if specs is not None and not (isinstance(specs, dict) and all(
+            isinstance(k, str) and isinstance(v, dict) for k, v in specs.items())):
+        raise PresetError(f"{where}: bot_presets is not a table of bots (a damaged record)")
+    return {name: (where, spec) for name, spec in (specs or {}).items()}
+
+
+def bot_table(game: str, name: str) -> dict | None:
+    """A bot's table as its file holds it (shipped, or added from a bots file)."""
+    shipped = read_toml_bots(PRESET_DIR / f"{game}.toml") if _has_presets(game) else {}
+    return shipped.get(name) or _ADDED.get(game, {}).get(name, ("", None))[1]
+
+
+def run_presets(game: str, request: dict) -> dict[str, Preset]:
+    """The presets a run's request could name: the shipped ones and the tables it recorded
+    of its own bots."""
+    with added_bots(game, recorded(request.get("bot_presets"), "the run's run.json")):
+        return game_presets(game)
+
+
+def bots_files(paths: list[str] | None) -> dict[str, tuple[str, dict]]:
+    """The bots of ``--bots-file`` files: {name: (file, table)}."""
+    out: dict[str, tuple[str, dict]] = {}
+    for path in paths or []:
+        for name, spec in read_toml_bots(path).items():
+            if name in out:
+                raise PresetError(f"{path}: bot '{name}' is also in {out[name][0]}")
+            out[name] = (str(path), spec)
+    return out
+
+
+def used_specs(game: str, names: list[str]) -> dict[str, dict]:
+    """The added tables of the bots ``names`` play (and of their rollout bots), by name:
+    what a run records to be replayed without the file. Shipped bots are not recorded."""
+    added = _ADDED.get(game, {})
+    out: dict[str, dict] = {}
+    todo = [n.partition(":")[0] for n in names]
+    while todo:
+        name = todo.pop()
+        if name in added and name not in out:
+            out[name] = added[name][1]
+            if isinstance(out[name], dict) and isinstance(out[name].get("rollout"), str):
+                todo.append(out[name]["rollout"])
+    return dict(sorted(out.items()))
+
+
+def _has_presets(game: str) -> bool:
+    return (PRESET_DIR / f"{game}.toml").exists()
+
+
+def load_presets(game: str, path: Path | None = None) -> dict[str, Preset]:
+    """All presets of ``game`` by name: the shipped file's (or ``path``'s), then the bots
+    added for the command in progress (added_bots)."""
+    if path is None and not _has_presets(game):  # a game of bots files alone
+        path, raw = PRESET_DIR / f"{game}.toml", {}
+    else:
+        path = path or PRESET_DIR / f"{game}.toml"
+        raw = read_toml_bots(path)
+    where = dict.fromkeys(raw, str(path))
+    for name, (source, spec) in _ADDED.get(game, {}).items():
+        raw[name], where[name] = spec, source
     presets = {}
     for name, spec in raw.items():
+        path = where[name]
         if not isinstance(spec, dict):
             raise PresetError(f"{path}: '{name}' is not a bot's table")
         selector = spec.get("selector", "greedy")
@@ -94,19 +199,22 @@ def load_presets(game: str, path: Path | None = None) -> dict[str, Preset]:
             description=str(spec.get("description", "")),
             weights=weights,
             search=_search(path, name, spec) if selector == "search" else None,
+            source=path if name in _ADDED.get(game, {}) else "",
         )
     for preset in presets.values():
         if preset.search:
             rollout = presets.get(preset.search[1])
             if rollout is None or rollout.search:
-                raise PresetError(f"{path}: bot '{preset.name}': rollout '{preset.search[1]}' "
-                                  "must name a bot of the file that is not a search bot")
+                raise PresetError(f"{where[preset.name]}: bot '{preset.name}': rollout "
+                                  f"'{preset.search[1]}' must name a bot of the game that is "
+                                  "not a search bot")
     return presets
 
 
 def game_presets(game: str) -> dict[str, Preset]:
-    """The presets of ``game``, or none for a game without a preset file."""
-    return load_presets(game) if (PRESET_DIR / f"{game}.toml").exists() else {}
+    """The presets of ``game`` (with the added bots), or none for a game without a preset
+    file."""
+    return load_presets(game) if _has_presets(game) else {}
 
 
 def random_choosers(presets: dict[str, Preset]) -> set[str]:
@@ -159,13 +267,13 @@ def bot_arrays(game: str, title: str, names: list[str], kinds: tuple[str, ...],
             params[i, CANDIDATES] = candidates
         for kind, row in preset.weights.items():
             if kind != "all" and kind not in kinds:
-                raise PresetError(f"bot '{preset.name}': unknown decision kind '{kind}' "
+                raise PresetError(f"{preset.label()}: unknown decision kind '{kind}' "
                                   f"({title}: all, {', '.join(kinds)})")
             for k in range(len(kinds)) if kind == "all" else [kinds.index(kind)]:
                 names_k = by_kind[kinds[k]]
                 for feature, w in row.items():
                     if feature not in names_k:
-                        raise PresetError(f"bot '{preset.name}': unknown {kinds[k]} feature "
+                        raise PresetError(f"{preset.label()}: unknown {kinds[k]} feature "
                                           f"'{feature}' ({', '.join(names_k)})")
                     weights[i, k, names_k.index(feature)] += w
     return selectors, params, weights

@@ -30,6 +30,7 @@ DR, DE = "test_dice_theme_park_rules.py", "test_dice_theme_park_engine.py"
 DP = "test_dice_theme_park_powers.py"
 BI = "test_bad_input.py"
 SE = "test_search.py"
+TU = "test_tuning.py"
 MAG = "sim/magnificent/"
 MR, ME, MF = ("test_magnificent_rules.py", "test_magnificent_engine.py",
               "test_magnificent_features.py")
@@ -797,6 +798,42 @@ MUTANTS = [
     ("sim/magnificent/search.py", "    while horizon == 0 or played < horizon:",
      "    while horizon == 0 or played <= horizon:", ["test_pinned_rows.py", SE]),
     ("sim/dice_theme_park/search.py", "    u2 = uniform(rng)\n", "    u2 = u1\n", [SE]),
+    # tuning (issue 28): table cells, bots files, the targets, the searches
+    ("sim/core/data.py", "        target[column] = _cell_text(value)\n", "", [TU]),
+    ("sim/core/data.py", "        return first, 1\n    return [f\"{a}:{r.field(columns[1])}\"",
+     "        return first, 1\n    return [f\"{a}\"", [TU]),
+    ("sim/core/data.py", "        if is_cell(game, key):\n            continue\n", "", [TU]),
+    ("sim/core/data.py", "    settable = [c for c in columns[keyed:] if c != \"source\"]",
+     "    settable = [c for c in columns if c != \"source\"]", [TU]),
+    ("strategies/presets.py", "        if name in shipped:\n", "        if False:\n", [TU]),
+    ("sim/core/runner.py", "    return {\"bot_presets\": used} if used else {}",
+     "    return {}", [TU]),
+    ("analysis/targets.py", "        return bool(high <= self.goal + self.band)",
+     "        return bool(low <= self.goal + self.band)", [TU]),
+    ("analysis/targets.py", "        return bool(self.goal - self.band <= low and high <= "
+     "self.goal + self.band)", "        return bool(self.goal - self.band <= low or high <= "
+     "self.goal + self.band)", [TU]),
+    ("analysis/targets.py", "        return self.weight * abs(estimate - self.goal) / self.band",
+     "        return abs(estimate - self.goal) / self.band", [TU]),
+    ("analysis/targets.py", "spread.append(boot.max(1) - boot.min(1))",
+     "spread.append(boot.max(1) - boot.mean(1))", [TU]),
+    ("analysis/targets.py", "    return 100 * float(rates.max() - rates.min()),",
+     "    return 100 * float(rates.max() - rates.mean()),", [TU]),
+    ("analysis/tune_rules.py", "                study.sampler = optuna.samplers.TPESampler("
+     "seed=seed * 100_003 + n)", "                study.sampler = optuna.samplers.TPESampler("
+     ")", [TU]),
+    ("analysis/tune_rules.py", "    return table.loc[table[\"objective\"].idxmin()]",
+     "    return table.loc[table[\"objective\"].idxmax()]", [TU]),
+    ("analysis/tune_rules.py", "    if len(combos) > trials:\n        return None",
+     "    if len(combos) > 0:\n        return None", [TU]),
+    ("analysis/tune_rules.py", "    master = seed + CONFIRM_SEED\n",
+     "    master = seed\n", [TU]),
+    ("analysis/tune_bot.py", "            es.tell(xs, [-s for s in shares])",
+     "            es.tell(xs, shares)", [TU]),
+    ("analysis/tune_bot.py", "        es.tell(xs, [-r[\"win_share\"] for r in mine])",
+     "        es.tell(xs, [r[\"win_share\"] for r in mine])", [TU]),
+    ("analysis/tune_bot.py", "    mine = df[df[\"bot_slot\"] == 0].sort_values(\"game_index\")",
+     "    mine = df[df[\"seat\"] == 0].sort_values(\"game_index\")", [TU]),
 ]
 
 

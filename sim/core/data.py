@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import copy
 import csv
+import functools
 import hashlib
 import importlib
 import json
 import re
+import threading
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 from sim.core.errors import PlaytestError
@@ -84,9 +87,110 @@ def _regular_file(path: Path) -> None:
         raise PlaytestError(f"cannot read {path}: {why}")
 
 
+# ------------------------------------------------------------ table cells (--set T.R.C=V)
+
+# The cell overrides of the load in progress in this thread, by table: ``_LOAD.cells`` =
+# {table: {(row, column): value}}. Set by ``loads_tables`` around a loader's ``load`` and
+# read by ``read_csv``, so that a cell override passes the same checks as the file's own
+# value without every helper of a loader passing it on.
+_LOAD = threading.local()
+
+
+def table_names(game: str) -> tuple[str, ...]:
+    """The CSV tables of ``game`` (``boards`` for boards.csv), which --set TABLE.ROW.COLUMN
+    reaches into."""
+    if game not in LOADERS:
+        return ()
+    files = importlib.import_module(LOADERS[game]).FILES
+    return tuple(f[:-4] for f in files if f.endswith(".csv"))
+
+
+def is_cell(game: str, key: object) -> bool:
+    """Whether the override ``key`` names a table cell (a dotted key whose first part is a
+    table of the game) rather than a rule of rules.toml (The Magnificent's tent_spaces is
+    both: the rule, undotted, and tent_spaces.csv)."""
+    return isinstance(key, str) and "." in key and key.split(".", 1)[0] in table_names(game)
+
+
+def cell_sets(game: str, sets: dict | None) -> dict[str, dict[tuple[str, str], object]]:
+    """The table-cell overrides among ``sets``, by table: ``TABLE.ROW.COLUMN`` (a row is
+    named by the value of the table's first column, or of its first two, joined by ':',
+    where the first alone repeats; a row name may hold dots)."""
+    out: dict[str, dict[tuple[str, str], object]] = {}
+    for key, value in (sets or {}).items():
+        if not is_cell(game, key):
+            continue
+        table, _, rest = key.partition(".")
+        row, dot, column = rest.rpartition(".")
+        if not dot or not row or not column:
+            raise PlaytestError(f"'{key}': a table cell is set as {table}.ROW.COLUMN=VALUE "
+                                f"(playtest data {game} --keys lists the rows and columns)")
+        out.setdefault(table, {})[(row, column)] = value
+    return out
+
+
+def loads_tables(game: str) -> Callable:
+    """Decorate a loader's ``load(folder, sets)`` so that its CSV tables are read with the
+    table-cell overrides among ``sets`` applied (read_csv), each checked as the file's own
+    value; rules.toml's checks (with_sets) leave those keys to this."""
+    def wrap(load: Callable) -> Callable:
+        @functools.wraps(load)
+        def loaded(folder=None, sets: dict | None = None):
+            outer = getattr(_LOAD, "cells", {})
+            _LOAD.cells = cell_sets(game, sets)
+            try:
+                return load(folder, sets)
+            finally:
+                _LOAD.cells = outer
+        return loaded
+    return wrap
+
+
+def row_names(rows: list[Row], columns: list[str]) -> tuple[list[str], int]:
+    """How --set names each row, and how many columns the names take: the first column,
+    or the first two joined by ':' when the first repeats (a park's q and r, a
+    crowd-pleaser's tile and side)."""
+    first = [r.field(columns[0]) for r in rows]
+    if len(set(first)) == len(first) or len(columns) < 2:
+        return first, 1
+    return [f"{a}:{r.field(columns[1])}" for a, r in zip(first, rows)], 2
+
+
+def _cell_text(value: object) -> str:
+    """An override's value as the CSV would hold it (true and false as 1 and 0; anything
+    else as written, for the loader's check)."""
+    return str(int(value)) if isinstance(value, bool) else str(value)
+
+
+def _apply_cells(path: Path, rows: list[Row], columns: list[str]) -> None:
+    """The load's cell overrides of this table, written into its rows; an unknown row or
+    column is refused naming those that exist, a row's name and its source are not set.
+    Under ``table_cells`` the table's rows and settable columns are recorded instead."""
+    table = path.stem
+    names, keyed = row_names(rows, columns)
+    settable = [c for c in columns[keyed:] if c != "source"]
+    if getattr(_LOAD, "seen", None) is not None:
+        _LOAD.seen[table] = (names, settable, rows)
+    cells = getattr(_LOAD, "cells", {}).get(table)
+    for (row, column), value in (cells or {}).items():
+        key = f"{table}.{row}.{column}"
+        if row not in names:
+            shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+            raise PlaytestError(f"--set {key}: {path.name} has no row '{row}' (rows: {shown})")
+        if column not in settable:
+            why = "names the row" if column in columns[:keyed] else \
+                "is where the value comes from, not a value" if column == "source" else \
+                f"is not a column of {path.name}"
+            raise PlaytestError(f"--set {key}: '{column}' {why} (columns to set: "
+                                f"{', '.join(settable)})")
+        target = rows[names.index(row)]
+        target[column] = _cell_text(value)
+        target.where += f" (with {key}={value!r} set)"
+
+
 def read_csv(folder: Path, name: str, columns: list[str]) -> list[Row]:
     """Rows of ``folder/name``; every listed column must be present once and every row
-    complete."""
+    complete. The table-cell overrides of the load in progress (loads_tables) are applied."""
     path = folder / name
     _regular_file(path)
     try:
@@ -115,6 +219,7 @@ def read_csv(folder: Path, name: str, columns: list[str]) -> list[Row]:
         raise PlaytestError(f"cannot read {path}: {e}") from None
     if not rows:
         raise PlaytestError(f"{path}: no rows")
+    _apply_cells(path, rows, columns)
     return rows
 
 
@@ -153,11 +258,13 @@ def parse_sets(items: list[str] | dict | None) -> dict:
 def with_sets(rules: dict, sets: dict, game: str) -> dict:
     """rules.toml's content with the overrides in ``sets`` applied (dotted keys reach into
     tables); a key rules.toml does not have is refused. The loader then checks every value
-    as it checks the file's own."""
+    as it checks the file's own. A table cell's override (TABLE.ROW.COLUMN) is read_csv's."""
     out = copy.deepcopy(rules)
     for key, value in sets.items():
         if not isinstance(key, str):
             raise PlaytestError(f"a rule is named by a string (KEY=VALUE), got {key!r}")
+        if is_cell(game, key):
+            continue
         node, parts = out, key.split(".")
         for part in parts[:-1]:
             node = node.get(part) if isinstance(node, dict) else None
@@ -335,6 +442,18 @@ def files_between(game: str, a: str | Path | None, b: str | Path | None) -> list
         except (OSError, PlaytestError):
             out.append(name)
     return out
+
+
+def table_cells(game: str, folder: str | Path | None = None
+                ) -> dict[str, tuple[list[str], list[str], list[Row]]]:
+    """Each CSV table of ``game`` as the loader reads it: {table: (row names as --set names
+    them, the columns it can set, the rows)}."""
+    _LOAD.seen = {}
+    try:
+        load_game_data(game, folder)
+        return dict(_LOAD.seen)
+    finally:
+        _LOAD.seen = None
 
 
 def load_game_data(game: str, folder: str | Path | None = None, sets: dict | None = None):

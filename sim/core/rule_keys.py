@@ -88,3 +88,32 @@ def rule_keys(game: str, folder: Path, sets: dict, check) -> list[RuleKey]:
                     settable(lambda s: check({**sets, **s}), key, value, ranges.get(key)),
                     note_of(notes, key))
             for key, value in rule_items(rules)]
+
+
+def _column_kind(values: list[str]) -> str:
+    """How a column's values read: whole numbers with their range in the file, or text."""
+    try:
+        numbers = [int(v) for v in values if v.strip()]
+    except ValueError:
+        return "text"
+    return f"{min(numbers)}..{max(numbers)} in the file" if numbers else "empty"
+
+
+def table_lines(game: str, folder: Path | None) -> list[str]:
+    """The CSV tables of ``game`` as ``--set TABLE.ROW.COLUMN=VALUE`` reaches them: each
+    table's rows (as --set names them) and the columns that can be set, numbers with their
+    range in the file (a cell's own range is the loader's check, as for the file)."""
+    from sim.core.data import table_cells
+
+    lines = []
+    for table, (names, columns, rows) in table_cells(game, folder).items():
+        shown = ", ".join(names[:8]) + (f", ... ({len(names)} rows)" if len(names) > 8 else "")
+        lines.append(f"  {table}: rows {shown}")
+        kinds = {c: _column_kind([r.field(c) for r in rows]) for c in columns}
+        numeric = [f"{c} ({k})" for c, k in kinds.items() if k not in ("text", "empty")]
+        text = [c for c, k in kinds.items() if k in ("text", "empty")]
+        if numeric:
+            lines.append(f"      numbers: {', '.join(numeric)}")
+        if text:
+            lines.append(f"      text: {', '.join(text)}")
+    return lines

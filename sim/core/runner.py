@@ -80,6 +80,15 @@ def seat_bots(bots: str | list[str], players: int) -> list[str]:
     return names * players if len(names) == 1 else names
 
 
+def bot_record(game: str, bots: list[str]) -> dict:
+    """What a request records of the bots it plays that are not shipped (from a bots file):
+    {"bot_presets": {name: table}}, or nothing when every bot is shipped."""
+    from strategies.presets import used_specs
+
+    used = used_specs(game, bots)
+    return {"bot_presets": used} if used else {}
+
+
 def default_bots(game: str, players: int) -> list[str]:
     """The game's default line-up for ``players`` seats (the CLI's and the API's)."""
     bots = list(game_module(game).DEFAULT_BOTS)
@@ -373,7 +382,8 @@ def run(game: str, games: int, players: int, bots: list[str] | None, seed: int,
     prepared, meta = module.prepare(players, bots, data, rotate, sets=sets or None)
     request = {"game": game, "games": chunks.games, "players": players, "bots": list(bots),
                "seed": seed, "rotate": rotate, "chunk_size": chunks.size,
-               "data_hash": meta["data_hash"]} | ({"sets": sets} if sets else {})
+               "data_hash": meta["data_hash"]} | ({"sets": sets} if sets else {}) | \
+        bot_record(game, bots)
     writable_folder(out)
     old = None
     if (out / "run.json").exists() or (out / "run.json").is_symlink():
@@ -563,5 +573,6 @@ def simulate_frame(game: str, games: int, players: int, bots: list[str] | None, 
     df = pa.concat_tables(tables).to_pandas()
     df.attrs[ATTRS] = {"request": {"game": game, "games": games, "players": players,
                                    "bots": list(bots), "seed": seed, "start": start,
-                                   "rotate": rotate, "sets": sets or {}}, **meta}
+                                   "rotate": rotate, "sets": sets or {}}
+                       | bot_record(game, bots), **meta}
     return df

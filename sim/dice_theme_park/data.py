@@ -17,6 +17,7 @@ from sim.core.data import (
     check_count,
     data_folder,
     folder_hash,
+    loads_tables,
     read_csv,
     read_rules,
     rules_label,
@@ -125,6 +126,7 @@ class DiceThemeParkData:
     hash: str
 
 
+@loads_tables("dice_theme_park")
 def load(folder: str | Path | None = None, sets: dict | None = None) -> DiceThemeParkData:
     """Read and validate a Dice Theme Park data folder (default: the shipped one)."""
     folder = data_folder("dice_theme_park", folder)

@@ -17,6 +17,7 @@ import numpy as np
 from sim.core.data import (
     data_folder,
     folder_hash,
+    loads_tables,
     read_csv,
     read_toml,
     rules_label,
@@ -211,6 +212,7 @@ def _params(folder: Path, sets: dict) -> np.ndarray:
     return params
 
 
+@loads_tables("festival")
 def load(folder: str | Path | None = None, sets: dict | None = None) -> FestivalData:
     """Read and validate a Festival data folder (default: the shipped ``seeds/festival``),
     with the rule overrides ``sets`` ({rules.toml key: value})."""

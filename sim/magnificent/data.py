@@ -19,6 +19,7 @@ from sim.core.data import (
     check_count,
     data_folder,
     folder_hash,
+    loads_tables,
     read_csv,
     read_rules,
     rules_label,
@@ -66,7 +67,8 @@ SCALARS = {  # key: (low, high)
     "start_gems_per_colour": (0, 10),
     "start_trainer_markers": (0, 8), "trainer_markers_per_player": (1, 20),
     "trainer_offer_at_setup": (1, 12), "starting_trainer_pick_reverse": (0, 1),
-    "start_player_hat_on_top": (0, 1), "trainer_tile_slots": (1, S.TRAINER_SLOTS),
+    "start_player_hat_on_top": (0, 1), "start_coins_by_turn_order": (-20, 20),
+    "trainer_tile_slots": (1, S.TRAINER_SLOTS),
     "trainer_draft_rounds": (0, 10), "gem_power": (0, 10), "gem_storage_per_colour": (1, 10),
     # the player board's printed counts: fixed (the engine's layout holds exactly these)
     "coins_per_excess_gem": (0, 10), "tent_spaces": (S.TENT_SPACES, S.TENT_SPACES),
@@ -116,6 +118,7 @@ class MagnificentData:
     hash: str
 
 
+@loads_tables("magnificent")
 def load(folder: str | Path | None = None, sets: dict | None = None) -> MagnificentData:
     """Read and validate a Magnificent data folder (default: the shipped one)."""
     folder = data_folder("magnificent", folder)

@@ -31,6 +31,7 @@ P_MAX_MARKERS = _par("trainer_markers_per_player")
 P_OFFER = _par("trainer_offer_at_setup")
 P_PICK_REVERSE = _par("starting_trainer_pick_reverse")
 P_HAT_ON_TOP = _par("start_player_hat_on_top")
+P_COINS_BY_ORDER = _par("start_coins_by_turn_order")
 P_TRAINER_SLOTS = _par("trainer_tile_slots")
 P_TRAINER_DRAFTS = _par("trainer_draft_rounds")
 P_GEM_POWER = _par("gem_power")
@@ -183,6 +184,8 @@ def setup(st, tab, n, side, rng, tmp) -> None:
             st[b + S.MARKERS] = tab[row + 1]
             for k in range(S.KINDS):
                 take_gems(st, tab, p, k, tab[row + 2 + k])
+        step = tab[P_COINS_BY_ORDER]  # a variant; 0 in the seed
+        st[b + S.COINS] += (n - 1 - p) * step if step > 0 else p * -step
         hat = n - 1 - p if tab[P_HAT_ON_TOP] else p  # the start player lowest (R1)
         st[S.PERF + hat] = p
         st[b + S.HAT] = hat

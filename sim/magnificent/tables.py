@@ -25,6 +25,7 @@ PLACE_BONUSES = len(D.BONUSES) - 1  # every kind but "none"
 RULE_PARAMS = ("rounds", "turns_per_round", "start_coins", "start_gems_per_colour",  # rules.toml
                "start_trainer_markers", "trainer_markers_per_player", "trainer_offer_at_setup",
                "starting_trainer_pick_reverse", "start_player_hat_on_top",
+               "start_coins_by_turn_order",
                "trainer_tile_slots", "trainer_draft_rounds", "gem_power",
                "gem_storage_per_colour", "coins_per_excess_gem", "master_cards_held",
                "coins_per_point", "master_final_divisor", "points_per_section",
