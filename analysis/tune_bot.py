@@ -125,6 +125,8 @@ def tune_bot(game: str, base: str = "greedy", against: list[str] | None = None,
         raise PlaytestError(f"--sigma must be a number above 0 and at most 10, got {sigma!r}")
     spec = copy.deepcopy(bot_table(game, base))
     weights = Weights.of(spec)
+    with added_bots(game, {name: ("--name", spec)}):  # the name, refused now if it cannot be
+        pass
     out = Path(out)
     if out.is_dir() or out.suffix != ".toml":
         raise PlaytestError(f"--out {out}: the bots file to write, NAME.toml")

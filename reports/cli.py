@@ -595,11 +595,11 @@ compared as independent samples. Writes OUT/index.html and OUT/diff.csv.
     tsub = tune.add_subparsers(dest="what", required=True, parser_class=Parser)
     u = tsub.add_parser("rules", help="rule and card values toward a target (optuna)",
                         formatter_class=raw, epilog="""examples:
-  playtest tune rules dice_theme_park --vary administrators.recruiter.amount=0..4 \\
-      --vary mascot_price=3..9 --target effect:admin_pair=recruiter,band=1 --out runs/tr
+  playtest tune rules dice_theme_park --vary administrators.recruiter.amount=1..4 \\
+      --vary mascot_price=3..10 --target effect:admin_pair=recruiter,band=1 --out runs/tr
   playtest tune rules festival --vary start_objectives.red-A.value=5..10 \\
       --target spread:board,band=0.5 --games 100000
-  playtest tune rules magnificent --vary start_coins=4..10 --target seat-spread,band=1
+  playtest tune rules magnificent --vary start_coins_by_turn_order=5..10 --target seat-spread
 Targets (METRIC[,goal=G][,band=B][,weight=W]; repeat --target for a weighted sum):
   seat-spread, seat-max, effect:ELEMENT=LEVEL, spread:ELEMENT (pp of win rate), length,
   score. Every trial plays the same games; the best values are then played on a fresh seed,

@@ -359,7 +359,15 @@ def test_tune_bot_improves_a_bad_bot_and_writes_a_bots_file(tmp_path, capsys):
                                                       "history.csv"))
 
 
-def test_tune_bot_refuses_a_bot_without_weights(tmp_path, capsys):
-    assert main(["tune", "bot", "festival", "--from", "random", "--out",
-                 str(tmp_path / "x.toml"), "--quiet"]) == 2
-    _one_line(capsys, "--from random: not a bot of festival with weights to tune")
+@pytest.mark.parametrize("args, expect", [
+    (["--from", "random"], "--from random: not a bot of festival with weights to tune"),
+    (["--name", "a,b"], "--name: 'a,b' cannot name a bot"),
+    (["--name", "hunter"], "--name hunter is a bot of festival already"),
+    (["--against", "nobody"], "unknown bot 'nobody'"),
+    (["--sigma", "0"], "--sigma must be a number above 0"),
+])
+def test_tune_bot_refuses_in_one_line_before_any_game(tmp_path, capsys, args, expect):
+    assert main(["tune", "bot", "festival", *args, "--out", str(tmp_path / "x.toml"),
+                 "--quiet"]) == 2
+    _one_line(capsys, expect)
+    assert not (tmp_path / "x.tuning").exists()
