@@ -222,7 +222,9 @@ def tune_rules(game: str, vary: list[str], targets: list[str], players: int = 4,
         verdict = "met" if confirm["best"]["met"] else "not met"
         write_text(folder / "best.toml", best_toml(game, best, sets, f"target {verdict} in "
                    f"the confirmation, {confirm_games:,} games on seed {seed + CONFIRM_SEED}"))
+        whole_grid = grid(space, trials, seed) is not None
         result = {"request": request, "status": "complete", "trials": len(table),
+                  "sampler": "every combination" if whole_grid else "TPE",
                   "confirm_games": confirm_games, "best": best,
                   "best_trial": _plain(best_row(table).to_dict()), "confirmation": confirm,
                   "verdict": verdict}

@@ -218,8 +218,10 @@ def tune_term(trials: pd.DataFrame, key: str, term: str, unit: str, goal: float,
     v = trials[term].to_numpy()
     err = np.clip(np.vstack([v - trials[f"{term} low"].to_numpy(),
                              trials[f"{term} high"].to_numpy() - v]), 0, None)
-    ax.errorbar(trials[key].to_numpy(), v, yerr=err, fmt="o", color=BLUE, ms=4, capsize=2,
-                lw=1)
+    x = trials[key].to_numpy(dtype=float)
+    ax.errorbar(x, v, yerr=err, fmt="o", color=BLUE, ms=4, capsize=2, lw=1)
+    if np.all(x == np.round(x)):  # a whole-number range: no ticks between its values
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.axhspan(goal - (0 if one_sided else band), goal + band, color=RED, alpha=0.12,
                label="band that meets the goal")
     ax.set_xlabel(key)

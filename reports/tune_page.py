@@ -52,8 +52,10 @@ def write_tune_page(folder: str | Path) -> Path:
             [("varied", ", ".join(f"{v['key']} {v['low']:g}..{v['high']:g}"
                                   + ("" if v["integer"] else " (real)")
                                   for v in req["vary"])),
-             ("search", f"{r['trials']} trials of optuna's TPE sampler (trial n seeded by "
-              "the seed and n)")])),
+             ("search", f"{r['trials']} trials: " + (
+                 "every combination once, in an order drawn from the seed"
+                 if r.get("sampler") == "every combination" else
+                 "optuna's TPE sampler, trial n seeded by the seed and n"))])),
         "<h2 id='confirmation'>Confirmation</h2>",
         note("Each target's estimate and 95% interval on the confirmation's games, for the "
              "rules as they are (before) and with the best values. Seat spread: seat 0 minus "
