@@ -27,7 +27,7 @@ from analysis.stats import wilson
 from analysis.tournaments import tournament
 from sim import simulate
 from sim.core.registry import game_module
-from strategies.presets import game_presets
+from strategies.presets import load_presets
 from strategies.selectors import SEARCH
 
 
@@ -42,7 +42,7 @@ def duel(game: str, games: int, seed: int = 0) -> dict:
 
 def field(game: str, players: int, games: int, out: Path | None, seed: int = 0):
     """The tournament of the game's bots, ``search`` the only search bot among them."""
-    known = game_presets(game)
+    known = load_presets(game)
     bots = [name for name, p in known.items() if p.selector != SEARCH] + ["search"]
     return tournament(game, players, bots, games, seed, out).ratings
 
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     budgets = [int(b) for b in a.budgets.split(",")]
     if a.duel_games:
         d = duel(a.game, a.duel_games)
-        default = game_presets(a.game)["search"].search[0]
+        default = load_presets(a.game)["search"].search[0]
         print(f"search ({default} rollouts) against greedy, 2 players, {d['games']} games: "
               f"{100 * d['win_rate']:.1f}% [{100 * d['low']:.1f}, {100 * d['high']:.1f}]\n")
     out = Path(a.out) if a.out else None

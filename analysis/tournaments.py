@@ -32,7 +32,7 @@ from sim.core.game import PythonBot, play
 from sim.core.registry import game_module
 from sim.core.run_folder import load_results
 from sim.core.runner import bot_record, run
-from strategies.presets import game_presets
+from strategies.presets import load_presets
 
 RESAMPLES = 999
 PRIOR = 0.01  # choix's regularisation: keeps a never-beaten or never-winning bot finite
@@ -114,7 +114,7 @@ def tournament(game: str = "festival", players: int = 4, bots: list | str | None
     """
     module = game_module(game)
     whole("players", players, 1)
-    field = entrants(list(game_presets(game)) if bots is None else bots)
+    field = entrants(list(load_presets(game)) if bots is None else bots)
     sets, progress = rule_sets("sets", sets), flag("progress", progress)
     out, data = path("out", out), path("data", data)
     data = str(data) if data else None

@@ -32,8 +32,8 @@ from analysis.tune_rules import CONFIRM_SEED
 from sim.core.checks import MAX_GAMES, MAX_SEED, whole, writable_folder
 from sim.core.errors import PlaytestError
 from sim.core.registry import game_module
-from sim.core.runner import bot_record, resolve_bots, simulate_frame
-from strategies.presets import added_bots, bot_table, game_presets
+from sim.core.runner import bot_record, simulate_frame
+from strategies.presets import added_bots, bot_table, load_presets
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def tune_bot(game: str, base: str = "greedy", against: list[str] | None = None,
     import cma
 
     module = game_module(game)
-    presets = game_presets(game)
+    presets = load_presets(game)
     if base not in presets or presets[base].search or not presets[base].weights:
         weighed = [n for n, p in presets.items() if p.weights and not p.search]
         raise PlaytestError(f"--from {base}: not a bot of {game} with weights to tune "
@@ -112,7 +112,6 @@ def tune_bot(game: str, base: str = "greedy", against: list[str] | None = None,
         raise PlaytestError(f"--name {name} is a bot of {game} already; choose another name")
     against = list(against or [base] * 3)
     players = 1 + len(against)
-    resolve_bots(game, against, len(against))
     module.prepare(players, [base, *against], data, True, sets=sets or None)
     whole("games", games, 10, MAX_GAMES)
     whole("generations", generations, 1, 10_000)

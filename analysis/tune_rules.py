@@ -216,8 +216,8 @@ def tune_rules(game: str, vary: list[str], targets: list[str], players: int = 4,
         table = search(space, lambda values: measured(values, seed, games), trials, seed,
                        folder / "study.db", progress, f"tune {game}")
         write_csv(folder / "trials.csv", table)
-        best = {v.key: best_row(table)[v.key] for v in space}
-        best = {k: int(x) if v.integer else float(x) for (k, x), v in zip(best.items(), space)}
+        row = best_row(table)
+        best = {v.key: int(row[v.key]) if v.integer else float(row[v.key]) for v in space}
         confirm = _confirmation(folder, seed, confirm_games, best, measured, progress)
         verdict = "met" if confirm["best"]["met"] else "not met"
         write_text(folder / "best.toml", best_toml(game, best, sets, f"target {verdict} in "

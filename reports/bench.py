@@ -33,10 +33,10 @@ def cases(game: str) -> list[tuple[str, int]]:
 
 def _searching(game: str, lineup: list[str]) -> list[int]:
     """The slots of ``lineup`` that a search bot plays."""
-    from strategies.presets import PresetError, game_presets, resolve
+    from strategies.presets import PresetError, load_presets, resolve
     from strategies.selectors import SEARCH
 
-    known = game_presets(game)
+    known = load_presets(game)
     try:
         return [i for i, b in enumerate(lineup) if resolve(known, b, game).selector == SEARCH]
     except PresetError as e:

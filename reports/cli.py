@@ -339,7 +339,7 @@ def games_help() -> str:
     """Each game with an engine, its player range and its bots (read from its rules.toml
     and its preset file, so that --help needs no engine)."""
     from sim.core.data import read_toml, seeds_dir
-    from strategies.presets import game_presets
+    from strategies.presets import load_presets
 
     lines = ["games, players and bots:"]
     for game in GAMES:
@@ -348,7 +348,7 @@ def games_help() -> str:
         except PlaytestError:  # an engine registered from elsewhere, without shipped data
             lines.append(f"  {game}: engine {GAMES[game]}")
             continue
-        bots = ", ".join(game_presets(game))
+        bots = ", ".join(load_presets(game))
         lines.append(f"  {game}: {rules['min_players']} to {rules['max_players']} players; "
                      f"bots {bots}")
     return "\n".join(lines)

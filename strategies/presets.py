@@ -99,7 +99,7 @@ def added_bots(game: str, bots: dict[str, tuple[str, dict]]) -> Iterator[None]:
     recorded give them) known beside ``game``'s shipped ones while the block runs, each
     checked as a shipped preset is; a name that is shipped, or added already with another
     table, is refused."""
-    shipped = read_toml_bots(PRESET_DIR / f"{game}.toml") if _has_presets(game) else {}
+    shipped = _shipped(game)
     known = _ADDED.setdefault(game, {})
     before = dict(known)
     try:
@@ -130,15 +130,14 @@ def recorded(specs: dict[str, dict] | None, where: str) -> dict[str, tuple[str, 
 
 def bot_table(game: str, name: str) -> dict | None:
     """A bot's table as its file holds it (shipped, or added from a bots file)."""
-    shipped = read_toml_bots(PRESET_DIR / f"{game}.toml") if _has_presets(game) else {}
-    return shipped.get(name) or _ADDED.get(game, {}).get(name, ("", None))[1]
+    return _shipped(game).get(name) or _ADDED.get(game, {}).get(name, ("", None))[1]
 
 
 def run_presets(game: str, request: dict) -> dict[str, Preset]:
     """The presets a run's request could name: the shipped ones and the tables it recorded
     of its own bots."""
     with added_bots(game, recorded(request.get("bot_presets"), "the run's run.json")):
-        return game_presets(game)
+        return load_presets(game)
 
 
 def bots_files(paths: list[str] | None) -> dict[str, tuple[str, dict]]:
@@ -167,18 +166,17 @@ def used_specs(game: str, names: list[str]) -> dict[str, dict]:
     return dict(sorted(out.items()))
 
 
-def _has_presets(game: str) -> bool:
-    return (PRESET_DIR / f"{game}.toml").exists()
+def _shipped(game: str) -> dict:
+    """The shipped presets file's tables (none for a game without one)."""
+    path = PRESET_DIR / f"{game}.toml"
+    return read_toml_bots(path) if path.exists() else {}
 
 
 def load_presets(game: str, path: Path | None = None) -> dict[str, Preset]:
-    """All presets of ``game`` by name: the shipped file's (or ``path``'s), then the bots
-    added for the command in progress (added_bots)."""
-    if path is None and not _has_presets(game):  # a game of bots files alone
-        path, raw = PRESET_DIR / f"{game}.toml", {}
-    else:
-        path = path or PRESET_DIR / f"{game}.toml"
-        raw = read_toml_bots(path)
+    """All presets of ``game`` by name: the shipped file's (or ``path``'s; none for a game
+    without a preset file), then the bots added for the command in progress (added_bots)."""
+    raw = _shipped(game) if path is None else read_toml_bots(path)
+    path = path or PRESET_DIR / f"{game}.toml"
     where = dict.fromkeys(raw, str(path))
     for name, (source, spec) in _ADDED.get(game, {}).items():
         raw[name], where[name] = spec, source
@@ -209,12 +207,6 @@ def load_presets(game: str, path: Path | None = None) -> dict[str, Preset]:
                                   f"'{preset.search[1]}' must name a bot of the game that is "
                                   "not a search bot")
     return presets
-
-
-def game_presets(game: str) -> dict[str, Preset]:
-    """The presets of ``game`` (with the added bots), or none for a game without a preset
-    file."""
-    return load_presets(game) if _has_presets(game) else {}
 
 
 def random_choosers(presets: dict[str, Preset]) -> set[str]:

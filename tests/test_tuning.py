@@ -18,7 +18,7 @@ from sim.core.data import seeds_dir, table_names
 from sim.core.runner import simulate_frame
 from sim.dice_theme_park import data as DTP
 from sim.festival import data as FD
-from strategies.presets import PresetError, added_bots, bots_files, game_presets
+from strategies.presets import PresetError, added_bots, bots_files, load_presets
 
 
 def _one_line(capsys, expect: str) -> None:
@@ -130,7 +130,7 @@ def test_a_bots_file_plays_is_recorded_and_replays_without_it(tmp_path, capsys):
     with added_bots("festival", {"eager": ("t", tomllib.loads(EAGER)["eager"])}):
         eager = simulate_frame("festival", 60, 4, ["eager", "greedy", "greedy", "greedy"], 0)
     assert not np.array_equal(greedy["score"], eager["score"])
-    assert "eager" not in game_presets("festival")  # gone after the block
+    assert "eager" not in load_presets("festival")  # gone after the block
     # a damaged record of the bots is refused in one line, by replay and by report
     info = json.loads((out / "run.json").read_text())
     info["request"]["bot_presets"] = ["eager"]
