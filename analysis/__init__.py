@@ -1,8 +1,9 @@
 """One analysis for every game: the results table plus the game's declaration -> tables.
 
-``from analysis import compare, tournament``: two arms on common random numbers with a
-sequential test (analysis/comparisons.py), and ratings from balanced tables
-(analysis/tournaments.py), beside ``sim.simulate``.
+``from analysis import compare, tournament, balance``: two arms on common random numbers with
+a sequential test (analysis/comparisons.py), ratings from balanced tables
+(analysis/tournaments.py), and every finding across tiers of skill (analysis/balance.py),
+beside ``sim.simulate``.
 """
 
 MODEL_GAMES = 100_000  # games the model of winning and the points bootstrap use by default
@@ -15,6 +16,10 @@ def __getattr__(name: str):
         from analysis.comparisons import compare
 
         return compare
+    if name == "balance":
+        from analysis.balance import balance
+
+        return balance
     if name == "tournament":
         from analysis.tournaments import tournament
 

@@ -335,6 +335,27 @@ def cmd_tune_bot(a) -> int:
     return 0
 
 
+def cmd_balance(a) -> int:
+    from analysis.balance import balance
+    from reports.balance_page import write_balance_page
+
+    out = _out(a, f"runs/balance-{a.game}-{a.players}p-seed{a.seed}")
+    try:
+        b = balance(a.game, a.tiers, a.players, a.games, a.minutes, a.seed, out,
+                    sets=_sets(a, a.game) or None, data=a.data, threads=a.threads, band=a.band,
+                    progress=not a.quiet)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"playtest: interrupted: each tier's finished chunks are kept in "
+                         f"{out}/tiers; run the same command again to resume\n")
+        return 130
+    for t in b.record["tiers"]:
+        print(f"  {t['tier']:<12} {t['games']:>9,} games -> {out}/{t['folder']}")
+    for line in b.summary:
+        print(line)
+    print(f"page: {write_balance_page(out)}")
+    return 0
+
+
 def games_help() -> str:
     """Each game with an engine, its player range and its bots (read from its rules.toml
     and its preset file, so that --help needs no engine)."""
@@ -589,6 +610,38 @@ compared as independent samples. Writes OUT/index.html and OUT/diff.csv.
     b.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
     b.add_argument("--mode", "--side", dest="mode", help="as for simulate")
     b.set_defaults(func=cmd_bench)
+
+    w = sub.add_parser("balance", help="every seat and dealt effect at each tier of skill, "
+                       "with a verdict: does it hold for strong players?", formatter_class=raw,
+                       epilog="""examples:
+  playtest balance festival --minutes 20 --out runs/balance-festival
+  playtest balance magnificent --tiers random,greedy,search:4,search --games 100000,100000,8000,4000
+  playtest balance dice_theme_park --tiers random,greedy,tuned,search:4 --bots-file tuned.toml
+Each tier's bot plays every seat of its run, all tiers on the same deals (one master seed).
+List the tiers weakest first: a verdict reads the last as the strongest. Each tier is a run
+folder (OUT/tiers/NN-TIER, for playtest report); the findings are in OUT/findings.csv and
+OUT/index.html; an interrupted balance resumes with the same command.
+
+""" + games_help())
+    w.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
+    w.add_argument("--tiers", default="random,greedy,search", help="bots, weakest first: "
+                   "presets, bots of --bots-file, search:N (default random,greedy,search)")
+    w.add_argument("--players", type=int, default=4, help="players per game (default 4)")
+    w.add_argument("--games", help="games of every tier (N), or of each tier (N1,N2,...)")
+    w.add_argument("--minutes", type=float, help="the time of all tiers together, shared "
+                   "evenly; each tier plays as many games as its speed allows (default 10, "
+                   "without --games)")
+    w.add_argument("--band", type=float, default=BAND, help="the effect that matters, in "
+                   f"points of win rate (default {BAND:g})")
+    w.add_argument("--bots-file", action="append", metavar="FILE", help="as for simulate")
+    w.add_argument("--seed", type=int, default=0, help="master seed of every tier (default 0)")
+    w.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
+    w.add_argument("--mode", "--side", dest="mode", help="as for simulate")
+    w.add_argument("--data", help="as for simulate")
+    w.add_argument("--out", help="the balance folder (default runs/balance-GAME-Pp-seedS)")
+    w.add_argument("--threads", type=int, help="numba threads")
+    w.add_argument("--quiet", action="store_true", help="no progress bar")
+    w.set_defaults(func=cmd_balance)
 
     tune = sub.add_parser("tune", help="search rule and card values toward a target, or "
                           "learn a bot's weights by play")

@@ -228,3 +228,28 @@ def tune_term(trials: pd.DataFrame, key: str, term: str, unit: str, goal: float,
     ax.set_ylabel(f"{term}{unit}")
     ax.legend(fontsize=8)
     return _save(fig)
+
+
+TIER_COLOURS = ("#9d9d9d", "#4c78a8", "#f58518", "#54a24b", "#b279a2", "#e45756", "#72b7b2")
+
+
+def tier_effects(rows: pd.DataFrame, tiers: list[str], band: float, title: str) -> str:
+    """One finding per row (its ``level``), each tier's estimate and interval beside the
+    others (weakest at the top of each group), the band shaded around zero."""
+    n, k = len(rows), len(tiers)
+    fig, ax = plt.subplots(figsize=(8.5, 1.2 + 0.22 * n * k + 0.1 * n))
+    ax.axvspan(-band, band, color="#eeeeee", zorder=0, label=f"within +-{band:g} pp")
+    ax.axvline(0, color=GREY, lw=1)
+    y0 = np.arange(n)[::-1] * (k + 1)
+    for j, tier in enumerate(tiers):
+        v = rows[f"{tier}_pp"].to_numpy(float)
+        err = np.clip(np.vstack([v - rows[f"{tier}_low_pp"].to_numpy(float),
+                                 rows[f"{tier}_high_pp"].to_numpy(float) - v]), 0, None)
+        ax.errorbar(v, y0 + (k - 1 - j), xerr=err, fmt="o", ms=4, capsize=2, lw=1,
+                    color=TIER_COLOURS[j % len(TIER_COLOURS)], label=tier)
+    ax.set_yticks(y0 + (k - 1) / 2, rows["level"].astype(str), fontsize=8)
+    ax.set_xlabel("win rate against the average level (seats: against an even share), pp; "
+                  "simultaneous 95% intervals", fontsize=8)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return _save(fig)

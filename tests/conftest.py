@@ -18,6 +18,13 @@ from sim.festival.play import new_buffers
 from sim.festival.tables import ANY, KIND_PAIR
 
 
+def one_line(capsys, expect: str) -> None:
+    """What a command wrote to stderr is one line, holding ``expect``, no traceback."""
+    err = capsys.readouterr().err
+    assert expect in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+
+
 @pytest.fixture
 def toy_registered():
     """The toy game of tests/toy_game.py, playable as "toy" for one test."""

@@ -31,6 +31,7 @@ DP = "test_dice_theme_park_powers.py"
 BI = "test_bad_input.py"
 SE = "test_search.py"
 TU = "test_tuning.py"
+BA = "test_balance.py"
 MAG = "sim/magnificent/"
 MR, ME, MF = ("test_magnificent_rules.py", "test_magnificent_engine.py",
               "test_magnificent_features.py")
@@ -834,6 +835,30 @@ MUTANTS = [
      "        es.tell(xs, [r[\"win_share\"] for r in mine])", [TU]),
     ("analysis/tune_bot.py", "    mine = df[df[\"bot_slot\"] == 0].sort_values(\"game_index\")",
      "    mine = df[df[\"seat\"] == 0].sort_values(\"game_index\")", [TU]),
+    # the verdicts across tiers
+    ("analysis/balance.py", "    if low > band:", "    if low >= band:", [BA]),
+    ("analysis/balance.py", "    if -band <= low and high <= band:",
+     "    if -band <= low or high <= band:", [BA]),
+    ("analysis/balance.py", "    if len(known) < 2:", "    if len(known) < 1:", [BA]),
+    ("analysis/balance.py", "        if any(s in \"+-\" for s in lower):",
+     "        if all(s in \"+-\" for s in lower):", [BA]),
+    ("analysis/balance.py", "    if any(s not in (\"0\", top) for s in lower):",
+     "    if any(s not in (\"0\", \"+\", \"-\") for s in lower):", [BA]),
+    ("analysis/balance.py", "    if \"0\" in lower:", "    if False:", [BA]),
+    ("analysis/balance.py", "    k = known[0]", "    k = known[-2]", [BA]),
+    ("analysis/balance.py", "    change = sign * (estimate[-1] - estimate[k])",
+     "    change = estimate[-1] - estimate[k]", [BA]),
+    ("analysis/balance.py", "    if change >= band and change - Z95 * se > 0:",
+     "    if change >= band or change - Z95 * se > 0:", [BA]),
+    ("analysis/balance.py", "/ (2 * Z95)\n", "/ (4 * Z95)\n", [BA]),
+    ("analysis/balance.py", "    z = st.norm.ppf(1 - 0.025 / m)", "    z = st.norm.ppf(1 - 0.025)",
+     [BA]),
+    ("analysis/balance.py", "    m = max(int(np.isfinite(estimate).sum()), 1)",
+     "    m = max(len(estimate), 1)", [BA]),
+    ("analysis/balance.py", "        v, why = verdict(est, lo, hi, band, tiers)",
+     "        v, why = verdict(est[::-1], lo[::-1], hi[::-1], band, tiers)", [BA]),
+    ("analysis/balance.py", "players, [tier] * players, seed, where,",
+     "players, [tier] * players, seed + k, where,", [BA]),
 ]
 
 

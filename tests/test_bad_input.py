@@ -8,7 +8,7 @@ import time
 
 import cli_process
 import pytest
-from conftest import edited_copy
+from conftest import edited_copy, one_line
 
 from reports.cli import main
 from sim import PlaytestError, simulate
@@ -21,12 +21,6 @@ def _looks_complete(out) -> bool:
         return json.loads((out / "run.json").read_text()).get("status") == "complete"
     except (OSError, ValueError):
         return False
-
-
-def _one_line(capsys, expect: str) -> None:
-    err = capsys.readouterr().err
-    assert expect in err, err
-    assert err.count("\n") == 1 and "Traceback" not in err, err
 
 
 @pytest.fixture(scope="module")
@@ -84,15 +78,15 @@ def test_simulate_refuses(tmp_path, capsys, extra, expect):
     argv = ["simulate", "festival", "--games", "5", "--quiet", "--out", str(out)]
     with pytest.raises(SystemExit) if expect == "invalid int value" else _nothing():
         assert main(argv + extra) == 2
-    _one_line(capsys, expect)
+    one_line(capsys, expect)
     assert not (out / "run.json").exists()  # refused before anything was written
 
 
-def test_an_unreachable_dask_scheduler_is_refused_in_one_line(tmp_path, capsys):
+def test_an_unreachable_dask_scheduler_is_refused_inone_line(tmp_path, capsys):
     out = tmp_path / "run"
     assert main(SIM + ["--out", str(out), "--backend", "dask",
                        "--address", "tcp://127.0.0.1:9"]) == 2
-    _one_line(capsys, "cannot reach a dask scheduler")
+    one_line(capsys, "cannot reach a dask scheduler")
     assert not _looks_complete(out)
 
 
@@ -113,7 +107,7 @@ def test_the_scheduler_is_given_less_than_10_s(monkeypatch, tmp_path, capsys):
     assert main(SIM + ["--out", str(tmp_path / "run"), "--backend", "dask",
                        "--address", "tcp://127.0.0.1:9"]) == 2
     assert seen["timeout"] == runner.DASK_TIMEOUT < 10
-    _one_line(capsys, "cannot reach a dask scheduler (no scheduler here)")
+    one_line(capsys, "cannot reach a dask scheduler (no scheduler here)")
 
 
 @pytest.mark.parametrize("where", ["file", "parent file", "unwritable"])
@@ -122,21 +116,21 @@ def test_simulate_refuses_an_out_it_cannot_write(tmp_path, capsys, where):
     f.write_text("x")
     out = {"file": f, "parent file": f / "run", "unwritable": "/proc/playtest-run"}[where]
     assert main(SIM + ["--out", str(out)]) == 2
-    _one_line(capsys, {"file": "is a file", "parent file": "is a file",
+    one_line(capsys, {"file": "is a file", "parent file": "is a file",
                        "unwritable": "cannot write to"}[where])
 
 
 def test_a_different_request_names_the_field_that_differs(run_copy, capsys):
     assert main(["simulate", "festival", "--games", "300", "--chunk-size", "100", "--seed", "3",
                  "--out", str(run_copy), "--quiet"]) == 2
-    _one_line(capsys, "seed 2 there, 3 now")
+    one_line(capsys, "seed 2 there, 3 now")
     assert _looks_complete(run_copy)  # the run that was there is untouched
 
 
 def test_a_folder_that_is_not_a_run_is_refused(tmp_path, capsys):
     (tmp_path / "x.txt").write_text("mine")
     assert main(SIM + ["--out", str(tmp_path)]) == 2
-    _one_line(capsys, "is not a run folder")
+    one_line(capsys, "is not a run folder")
 
 
 @pytest.fixture(scope="module")
@@ -216,7 +210,7 @@ def test_report_refuses_a_damaged_run_and_the_rerun_repairs_it(run_copy, small_r
 
     _damage(run_copy, other_run, damage)
     assert main(["report", str(run_copy)]) == 2
-    _one_line(capsys, expect)
+    one_line(capsys, expect)
     assert not (run_copy / "report" / "index.html").exists()
     if damage in ("incomplete", "garbage run.json"):
         return
@@ -247,7 +241,7 @@ def test_a_run_json_that_describes_no_run_is_one_line_everywhere(run_copy, capsy
                  ["simulate", "festival", "--games", "300", "--chunk-size", "100", "--seed",
                   "2", "--out", str(run_copy), "--quiet"]):
         assert main(argv) == 2
-        _one_line(capsys, "does not describe a run")
+        one_line(capsys, "does not describe a run")
     assert (run_copy / "run.json").read_text() == content  # left as it was
 
 
@@ -328,7 +322,7 @@ def test_report_replay_bench_and_data_refuse(run_copy, tmp_path, capsys, argv, e
     f.write_text("x")
     argv = [str(run_copy) if a == "RUN" else str(f) if a == "FILE" else a for a in argv]
     assert main(argv) == 2
-    _one_line(capsys, expect)
+    one_line(capsys, expect)
 
 
 @pytest.mark.parametrize("file,old,new,expect", [
@@ -343,7 +337,7 @@ def test_a_broken_data_folder_is_refused(fest, tmp_path, capsys, file, old, new,
         path.write_bytes(path.read_text().encode("latin-1"))
     out = tmp_path / "run"
     assert main(SIM + ["--data", str(data), "--out", str(out)]) == 2
-    _one_line(capsys, expect)
+    one_line(capsys, expect)
     assert not out.exists()
 
 
@@ -378,7 +372,7 @@ def test_a_value_at_the_bound_scores_right_and_one_above_is_refused(tmp_path, ca
     above = edited_copy(seeds_dir(game), tmp_path / "above", file, old, new.format(MAX_VALUE + 1))
     assert main(["simulate", game, "--games", "5", "--data", str(above), "--out",
                  str(tmp_path / "r2"), "--quiet"]) == 2
-    _one_line(capsys, f"is above {MAX_VALUE:,}".replace(",", ""))
+    one_line(capsys, f"is above {MAX_VALUE:,}".replace(",", ""))
     assert not (tmp_path / "r2").exists()
 
 
@@ -458,7 +452,7 @@ def test_the_api_refuses_with_the_apis_own_names(tmp_path, kwargs, expect):
      "threads must be from 1"),
     (lambda: __import__("reports.html").html.write_report(None), "run must name a folder"),
 ])
-def test_every_public_function_refuses_in_one_line(call, expect):
+def test_every_public_function_refuses_inone_line(call, expect):
     with pytest.raises(PlaytestError) as e:
         call()
     assert expect in str(e.value) and "\n" not in str(e.value), str(e.value)
@@ -496,7 +490,7 @@ def test_a_huge_request_streams_and_stops_cleanly_on_ctrl_c(tmp_path):
 
 
 @pytest.mark.slow
-def test_ctrl_c_on_a_local_dask_cluster_is_one_line(tmp_path):
+def test_ctrl_c_on_a_local_dask_cluster_isone_line(tmp_path):
     out = tmp_path / "run"
     proc = cli_process.start(["simulate", "festival", "--games", "200000", "--chunk-size",
                               "5000", "--bots", "random", "--backend", "dask", "--workers", "2",
@@ -522,7 +516,7 @@ def _with_file_size_limit(limit: int):
     return limited
 
 
-def test_a_full_disk_during_report_leaves_no_page_and_says_one_line(run_copy):
+def test_a_full_disk_during_report_leaves_no_page_and_saysone_line(run_copy):
     before = set(run_copy.rglob("*"))
     # --quiet: on a loaded machine the report's step line shows after 3 s; at a terminal it
     # is erased before the error, but captured text turns its carriage returns into lines
@@ -536,7 +530,7 @@ def test_a_full_disk_during_report_leaves_no_page_and_says_one_line(run_copy):
     assert not [p for p in set(run_copy.rglob("*")) - before if p.name.startswith(".")]
 
 
-def test_a_full_disk_during_simulate_keeps_the_run_partial_in_one_line(tmp_path):
+def test_a_full_disk_during_simulate_keeps_the_run_partial_inone_line(tmp_path):
     out = tmp_path / "run"
     args = ["simulate", "festival", "--games", "6000", "--chunk-size", "2000", "--bots",
             "random", "--out", str(out), "--quiet"]
@@ -565,7 +559,7 @@ def test_report_refuses_an_out_it_cannot_write_before_analysing(run_copy, tmp_pa
     f.write_text("x")
     out = {"a file": f, "unwritable": "/proc/playtest-report"}[where]
     assert main(["report", str(run_copy), "--out", str(out)]) == 2
-    _one_line(capsys, {"a file": "is a file", "unwritable": "cannot write to"}[where])
+    one_line(capsys, {"a file": "is a file", "unwritable": "cannot write to"}[where])
 
 
 def test_ctrl_c_during_report_is_one_line_and_leaves_no_page(run_copy, capsys, monkeypatch):
@@ -581,7 +575,7 @@ def test_ctrl_c_during_report_is_one_line_and_leaves_no_page(run_copy, capsys, m
 
     monkeypatch.setattr(analysis.folders.os, "replace", interrupted)
     assert main(["report", str(run_copy), "--quiet"]) == 130
-    _one_line(capsys, "interrupted: the report was not written")
+    one_line(capsys, "interrupted: the report was not written")
     assert not (run_copy / "report" / "index.html").exists()
     assert not list((run_copy / "report").glob(".*.tmp"))
     monkeypatch.setattr(analysis.folders.os, "replace", real)
@@ -597,18 +591,18 @@ def test_a_run_of_another_engine_version_is_not_resumed(run_copy, capsys):
     (run_copy / "run.json").write_text(json.dumps(info))
     assert main(["simulate", "festival", "--games", "300", "--chunk-size", "100", "--seed", "2",
                  "--out", str(run_copy), "--quiet"]) == 2
-    _one_line(capsys, "was played by another version of the engines (0123456789ab there")
+    one_line(capsys, "was played by another version of the engines (0123456789ab there")
 
 
 @pytest.mark.parametrize("where", ["run.json", ".lock", "compare.json"])
-def test_a_folder_where_a_record_file_should_be_is_one_line(tmp_path, run_copy, capsys, where):
+def test_a_folder_where_a_record_file_should_be_isone_line(tmp_path, run_copy, capsys, where):
     """A folder (or a pipe, which would never end a read) where playtest keeps a file."""
     if where == "compare.json":
         out = tmp_path / "cmp"
         (out / "compare.json").mkdir(parents=True)
         assert main(["compare", "festival", "--bots", "greedy", "--b-seed", "1", "--out",
                      str(out), "--quiet"]) == 2
-        _one_line(capsys, "is not a compare record")
+        one_line(capsys, "is not a compare record")
         return
     path = run_copy / where
     if path.exists():
@@ -616,7 +610,7 @@ def test_a_folder_where_a_record_file_should_be_is_one_line(tmp_path, run_copy, 
     os.mkfifo(path) if where == "run.json" else path.mkdir()
     assert main(["simulate", "festival", "--games", "300", "--chunk-size", "100", "--seed", "2",
                  "--out", str(run_copy), "--quiet"]) == 2
-    _one_line(capsys, "does not describe a run" if where == "run.json" else "cannot lock")
+    one_line(capsys, "does not describe a run" if where == "run.json" else "cannot lock")
 
 
 def test_data_files_that_are_not_files_are_refused_and_stray_ones_ignored(fest, tmp_path,
@@ -634,11 +628,11 @@ def test_data_files_that_are_not_files_are_refused_and_stray_ones_ignored(fest, 
     (data / "tiles.csv").unlink()
     (data / "tiles.csv").mkdir()
     assert main(["data", "festival", "--data", str(data)]) == 2
-    _one_line(capsys, "tiles.csv: not a regular file")
+    one_line(capsys, "tiles.csv: not a regular file")
     (data / "tiles.csv").rmdir()
     (data / "tiles.csv").symlink_to(tmp_path / "nowhere")
     assert main(SIM + ["--data", str(data), "--out", str(tmp_path / "run")]) == 2
-    _one_line(capsys, "tiles.csv: not a regular file")
+    one_line(capsys, "tiles.csv: not a regular file")
 
 
 def test_replay_of_a_run_names_a_contradicting_side_as_a_side(tmp_path, capsys):
@@ -646,5 +640,5 @@ def test_replay_of_a_run_names_a_contradicting_side_as_a_side(tmp_path, capsys):
     assert main(["simulate", "magnificent", "--games", "4", "--players", "2", "--out", str(out),
                  "--quiet"]) == 0
     assert main(["replay", "--run", str(out), "--side", "B", "--game", "1"]) == 2
-    _one_line(capsys, "--side B contradicts the run")
+    one_line(capsys, "--side B contradicts the run")
     assert main(["replay", "--run", str(out), "--side", "A", "--game", "1"]) == 0

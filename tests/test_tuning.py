@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import toy_game
-from conftest import edited_copy
+from conftest import edited_copy, one_line
 
 from analysis.targets import measure, measure_all, parse_term
 from analysis.tune_rules import Vary, best_row, parse_vary, search
@@ -19,13 +19,6 @@ from sim.core.runner import simulate_frame
 from sim.dice_theme_park import data as DTP
 from sim.festival import data as FD
 from strategies.presets import PresetError, added_bots, bots_files, load_presets
-
-
-def _one_line(capsys, expect: str) -> None:
-    err = capsys.readouterr().err
-    assert expect in err, err
-    assert err.count("\n") == 1 and "Traceback" not in err, err
-
 
 # ------------------------------------------------------------------ table-cell overrides
 
@@ -65,9 +58,9 @@ def test_a_cell_override_reaches_the_tables_of_every_game(tmp_path):
     ("administrators.recruiter.amount=-3", "field 'amount': -3 is below 1"),
     ("adminstrators.recruiter.amount=1", "unknown rule 'adminstrators.recruiter.amount'"),
 ])
-def test_a_bad_cell_is_refused_in_one_line(capsys, key, expect):
+def test_a_bad_cell_is_refused_inone_line(capsys, key, expect):
     assert main(["data", "dice_theme_park", "--set", key]) == 2
-    _one_line(capsys, expect)
+    one_line(capsys, expect)
 
 
 def test_the_cell_check_is_the_loaders():
@@ -137,7 +130,7 @@ def test_a_bots_file_plays_is_recorded_and_replays_without_it(tmp_path, capsys):
     (out / "run.json").write_text(json.dumps(info))
     capsys.readouterr()
     assert main(["replay", "--run", str(out), "--game", "3"]) == 2
-    _one_line(capsys, "bot_presets is not a table of bots")
+    one_line(capsys, "bot_presets is not a table of bots")
 
 
 @pytest.mark.parametrize("text, expect", [
@@ -146,12 +139,12 @@ def test_a_bots_file_plays_is_recorded_and_replays_without_it(tmp_path, capsys):
     ("[x]\nselector = 'magic'\n", "FILE: bot 'x': unknown selector 'magic'"),
     ("[x\n", "cannot read bot presets FILE"),
 ])
-def test_a_bad_bots_file_is_refused_in_one_line(tmp_path, capsys, text, expect):
+def test_a_bad_bots_file_is_refused_inone_line(tmp_path, capsys, text, expect):
     path = tmp_path / "bots.toml"
     path.write_text(text)
     assert main(["simulate", "festival", "--games", "5", "--bots", "x", "--bots-file",
                  str(path), "--out", str(tmp_path / "r"), "--quiet"]) == 2
-    _one_line(capsys, expect.replace("FILE", str(path)))
+    one_line(capsys, expect.replace("FILE", str(path)))
     assert not (tmp_path / "r" / "run.json").exists()
 
 
@@ -295,7 +288,7 @@ def test_tune_rules_end_to_end_and_resumed(tmp_path, capsys):
     pd.testing.assert_frame_equal(trials, pd.read_csv(out / "trials.csv").head(3))
     assert json.loads((out / "tune.json").read_text())["trials"] == 4
     assert main([*args[:-3], "--games", "300", "--out", str(out), "--quiet"]) == 2
-    _one_line(capsys, "holds a different tune")
+    one_line(capsys, "holds a different tune")
 
 
 @pytest.mark.parametrize("args, expect", [
@@ -304,10 +297,10 @@ def test_tune_rules_end_to_end_and_resumed(tmp_path, capsys):
      "a hand (admin_pair) has no spread"),
     (["--vary", "mascot_price=3..5", "--target", "effect:board=red"], "no dealt element 'board'"),
 ])
-def test_tune_rules_refuses_in_one_line(tmp_path, capsys, args, expect):
+def test_tune_rules_refuses_inone_line(tmp_path, capsys, args, expect):
     assert main(["tune", "rules", "dice_theme_park", *args, "--trials", "1", "--games", "10",
                  "--confirm-games", "10", "--out", str(tmp_path / "t"), "--quiet"]) == 2
-    _one_line(capsys, expect)
+    one_line(capsys, expect)
 
 
 # ------------------------------------------------------------------------- bot tuning
@@ -369,5 +362,5 @@ def test_tune_bot_improves_a_bad_bot_and_writes_a_bots_file(tmp_path, capsys):
 def test_tune_bot_refuses_in_one_line_before_any_game(tmp_path, capsys, args, expect):
     assert main(["tune", "bot", "festival", *args, "--out", str(tmp_path / "x.toml"),
                  "--quiet"]) == 2
-    _one_line(capsys, expect)
+    one_line(capsys, expect)
     assert not (tmp_path / "x.tuning").exists()

@@ -1,0 +1,480 @@
+"""Balance across skill tiers: every finding of a report, measured at each level of play.
+
+A tier is a bot (a shipped preset, a bots file's bot, or ``search:N``) that plays every seat
+of its run, so its seat and dealt effects are properties of the game at that level of play.
+Every tier plays the same master seed: game i is dealt the same at every tier (common random
+numbers; a search bot draws its own numbers from a stream of its own). Each tier's run is a
+run folder (OUT/tiers/NN-TIER) of the batch runner: resumable, and readable by ``playtest
+report`` on its own.
+
+A finding is a seat's win rate against an even share, or a dealt level's (a hand's item's)
+win rate against the average of the levels (the report's effect), in percentage points. At
+each tier its interval is a simultaneous 95% one across the finding's family (the seats, or
+one element's levels: Bonferroni), and it reads as one of:
+
+- ``+``/``-``: beyond the band (the whole interval above +band or below -band);
+- ``0``: within the band (the whole interval inside +-band);
+- ``?``: neither (the interval crosses an edge of the band: this tier cannot resolve it).
+
+The verdict, tiers taken weakest first as listed (``verdict``):
+
+- **not resolved**: the strongest tier reads ``?``, or no other tier resolves it;
+- **within the band at every tier**: the strongest tier and every tier that resolves it read
+  ``0``;
+- **only at low skill**: ``0`` at the strongest tier, beyond the band at a lower one;
+- **reverses with skill**: beyond the band at the strongest tier, beyond it the other way at
+  a lower one;
+- **grows with skill**: beyond the band at the strongest tier and ``0`` at a lower one, or
+  beyond at both the weakest resolving tier and the strongest with the same sign and a
+  magnitude larger by at least the band, the difference's 95% interval above zero;
+- **shrinks with skill**: as grows, smaller by at least the band;
+- **holds at every tier**: beyond the band with the same sign at every tier that resolves
+  it (two at least, the strongest among them), its magnitude not clearly changed.
+
+The difference of two tiers' estimates takes their variances as independent. Common random
+numbers make the two estimates positively correlated, so the true variance of the difference
+is smaller: the test of a change is conservative.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats as st
+
+from analysis import BAND
+from analysis.elements import dealt_table
+from analysis.folders import claim, read_json, work_folder, write_csv, write_json
+from analysis.formatting import signed
+from analysis.rates import game_codes
+from analysis.seats import first_minus_last, seat_table
+from analysis.stats import Z95, wilson
+from sim.core.checks import MAX_GAMES, MAX_SEED, path, rule_sets, whole
+from sim.core.errors import ParameterError, PlaytestError
+from sim.core.registry import game_module
+from sim.core.run_folder import load_results, read_info
+from sim.core.runner import bot_record, run, simulate_frame
+
+DEFAULT_TIERS = "random,greedy,search"
+DEFAULT_MINUTES = 10.0
+MAX_TIER_GAMES = 1_000_000  # a tier's games at most under --minutes (an interval of +-0.1 pp)
+MIN_TIER_GAMES = 100  # a tier's games at least under --minutes
+PILOT_SECONDS = 2.0  # the speed of a tier is measured on a piece that plays this long
+
+HOLDS = "holds at every tier"
+GROWS = "grows with skill"
+SHRINKS = "shrinks with skill"
+LOW_ONLY = "only at low skill"
+REVERSES = "reverses with skill"
+NEGLIGIBLE = "within the band at every tier"
+UNRESOLVED = "not resolved"
+VERDICTS = (HOLDS, GROWS, SHRINKS, REVERSES, LOW_ONLY, NEGLIGIBLE, UNRESOLVED)
+AT_TOP = (HOLDS, GROWS, SHRINKS, REVERSES)  # beyond the band at the strongest tier
+
+
+def tier_state(low: float, high: float, band: float) -> str:
+    """``+``/``-`` beyond the band, ``0`` within it, ``?`` neither (module docstring)."""
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return "?"
+    if low > band:
+        return "+"
+    if high < -band:
+        return "-"
+    if -band <= low and high <= band:
+        return "0"
+    return "?"
+
+
+def verdict(estimate, low, high, band: float, names: list[str] | None = None
+            ) -> tuple[str, str]:
+    """The verdict of one finding and its reason, from its estimate and interval at each
+    tier, weakest tier first (module docstring); ``names``: the tiers', for the reason."""
+    states = [tier_state(lo, hi, band) for lo, hi in zip(low, high, strict=True)]
+    names = names or [f"tier {k + 1}" for k in range(len(states))]
+    top = states[-1]
+    known = [k for k, s in enumerate(states) if s != "?"]
+    at = lambda kinds: ", ".join(names[k] for k in known[:-1]  # noqa: E731
+                                 if states[k] in kinds)
+    if top == "?":
+        return UNRESOLVED, f"{names[-1]}'s interval crosses an edge of the band"
+    if len(known) < 2:
+        return UNRESOLVED, f"only {names[-1]} resolves it"
+    lower = [states[k] for k in known[:-1]]
+    if top == "0":
+        if any(s in "+-" for s in lower):
+            return LOW_ONLY, f"beyond the band at {at('+-')}, within it at {names[-1]}"
+        return NEGLIGIBLE, "within the band at every tier that resolves it"
+    if any(s not in ("0", top) for s in lower):
+        other = "-" if top == "+" else "+"
+        return REVERSES, f"beyond the band the other way at {at(other)}"
+    if "0" in lower:
+        return GROWS, f"within the band at {at('0')}, beyond it at {names[-1]}"
+    k = known[0]  # the weakest tier that resolves it: beyond the band with the same sign
+    sign = 1.0 if top == "+" else -1.0
+    change = sign * (estimate[-1] - estimate[k])  # the magnitude's change
+    se = math.hypot((high[-1] - low[-1]), (high[k] - low[k])) / (2 * Z95)
+    if change >= band and change - Z95 * se > 0:
+        return GROWS, f"larger by {change:.1f} pp at {names[-1]} than at {names[k]}"
+    if -change >= band and change + Z95 * se < 0:
+        return SHRINKS, f"smaller by {-change:.1f} pp at {names[-1]} than at {names[k]}"
+    return HOLDS, "beyond the band with one sign at every tier that resolves it"
+
+
+def simultaneous(estimate: np.ndarray, low: np.ndarray, high: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """95% intervals widened to hold simultaneously over the family (Bonferroni), from
+    95% intervals centred on the estimate (their standard error is the half-width / Z95)."""
+    m = max(int(np.isfinite(estimate).sum()), 1)
+    z = st.norm.ppf(1 - 0.025 / m)
+    half = (high - low) / 2 * z / Z95
+    return estimate - half, estimate + half
+
+
+# ---- the request ----------------------------------------------------------------------
+
+
+def parse_tiers(tiers) -> list[str]:
+    """Tier names from "a,b,c" or a list: two at least, each once."""
+    items = [t.strip() for t in tiers.split(",")] if isinstance(tiers, str) else tiers
+    if not isinstance(items, list | tuple) or not all(isinstance(t, str) and t.strip()
+                                                       for t in items):
+        raise ParameterError("tiers", f"must be bot names, as 'a,b,c' or a list, got {tiers!r}")
+    items = [t.strip() for t in items]
+    twice = next((t for t in items if items.count(t) > 1), None)
+    if twice:
+        raise ParameterError("tiers", f"'{twice}' is listed twice")
+    if len(items) < 2:
+        raise ParameterError("tiers", "a balance across tiers needs two tiers at least")
+    return items
+
+
+def parse_games(games, n_tiers: int) -> list[int]:
+    """One number of games for every tier, or one per tier ("N" or "N1,N2,...")."""
+    if isinstance(games, str):
+        try:
+            games = [int(g) for g in games.split(",")]
+        except ValueError:
+            raise ParameterError("games", f"must be whole numbers, one for every tier or one "
+                                 f"per tier, got '{games}'") from None
+    items = list(games) if isinstance(games, list | tuple) else [games]
+    if len(items) == 1:
+        items = items * n_tiers
+    if len(items) != n_tiers:
+        raise ParameterError("games", f"gives {len(items)} numbers for {n_tiers} tiers: give "
+                             "one for every tier, or one per tier")
+    return [whole("games", g, 10, MAX_GAMES) for g in items]
+
+
+def _minutes(minutes) -> float:
+    if isinstance(minutes, bool) or not isinstance(minutes, int | float) or \
+            not 0 < minutes <= 7 * 24 * 60 or not math.isfinite(minutes):
+        raise ParameterError("minutes", f"must be a number of minutes above 0 and at most a "
+                             f"week (10080), got {minutes!r}")
+    return float(minutes)
+
+
+def tier_folder(out: Path, k: int, tier: str) -> Path:
+    return out / "tiers" / f"{k:02d}-{re.sub(r'[^A-Za-z0-9_]+', '-', tier).strip('-')}"
+
+
+def _two_figures(n: float) -> int:
+    """``n`` rounded down to two significant figures."""
+    if n < 100:
+        return int(n)
+    scale = 10 ** (int(math.log10(n)) - 1)
+    return int(n // scale * scale)
+
+
+def games_in(game: str, tier: str, players: int, seed: int, seconds: float, sets: dict,
+             data: str | None, threads: int | None) -> int:
+    """How many games of ``tier`` fit in ``seconds``: its speed measured on the run's own
+    first games, in pieces growing until one plays PILOT_SECONDS (the first piece only
+    loads or compiles the kernels)."""
+    def timed(n: int) -> float:
+        t0 = time.perf_counter()
+        simulate_frame(game, n, players, [tier] * players, seed, data=data, threads=threads,
+                       sets=sets or None)
+        return time.perf_counter() - t0
+
+    spent = timed(4)  # loads (or compiles) the kernels: not a measure
+    n = 8
+    while True:
+        took = timed(n)
+        spent += took
+        if took >= PILOT_SECONDS or spent >= seconds or n >= MAX_TIER_GAMES:
+            break
+        n = min(MAX_TIER_GAMES, n * max(2, min(16, int(PILOT_SECONDS / max(took, 1e-3)) + 1)))
+    rate = n / max(took, 1e-9)
+    return min(MAX_TIER_GAMES, max(MIN_TIER_GAMES, _two_figures(rate * (seconds - spent))))
+
+
+# ---- each tier's tables ---------------------------------------------------------------
+
+
+def _mean_row(x: np.ndarray, **labels) -> dict:
+    mean = float(x.mean())
+    half = float(st.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x))) \
+        if len(x) > 1 else np.nan
+    return {**labels, "mean": mean, "ci_low": mean - half, "ci_high": mean + half,
+            "sd": float(x.std(ddof=1)) if len(x) > 1 else np.nan,
+            "p5": float(np.quantile(x, 0.05)), "median": float(np.median(x)),
+            "p95": float(np.quantile(x, 0.95))}
+
+
+def tier_tables(df: pd.DataFrame, decl) -> dict[str, pd.DataFrame]:
+    """One tier's seats, dealt effects, score sources, game length and endings."""
+    game, n_games = game_codes(df)
+    seats = seat_table(df)[["seat", "seat_games", "win_rate", "ci_low", "ci_high", "diff_pp",
+                            "diff_low_pp", "diff_high_pp", "p_holm"]]
+    spread = pd.DataFrame([first_minus_last(df)])
+    rows = []
+    for e in decl.of_kind("dealt"):
+        t = dealt_table(df, game, e)
+        if not len(t):
+            continue
+        rows.append(pd.DataFrame({
+            "element": e.column, "label": e.label, "level": t[e.column].astype(str),
+            "seat_games": t["seat_games"], "win_rate": t["win_rate"],
+            "effect_pp": t["effect_pp"], "effect_low_pp": t["effect_low_pp"],
+            "effect_high_pp": t["effect_high_pp"], "points": t["points"],
+            "points_low": t["points_low"], "points_high": t["points_high"],
+            "p_holm": t["p_holm"]}))
+    effects = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+    per_game = df.groupby(game)  # a game's seats: their mean is one observation
+    scores = [_mean_row(per_game["score"].mean().to_numpy(float), measure="score")]
+    scores += [_mean_row(per_game[f"score_{s}"].mean().to_numpy(float), measure=f"score_{s}")
+               for s in decl.sources]
+    first = df[df["seat"] == 0]
+    length = [_mean_row(first[c].to_numpy(float), measure=c) for c in decl.length]
+    ends = pd.DataFrame()
+    if decl.end:
+        counts = first[decl.end].astype(str).value_counts()
+        lo, hi = wilson(counts.to_numpy(), n_games)
+        ends = pd.DataFrame({"end": counts.index, "games": counts.to_numpy(),
+                             "share": counts.to_numpy() / n_games, "ci_low": lo, "ci_high": hi})
+    return {"seats": seats, "seat_spread": spread, "effects": effects,
+            "scores": pd.DataFrame(scores), "length": pd.DataFrame(length), "ends": ends}
+
+
+def needed(decl) -> list[str]:
+    """The results columns ``tier_tables`` reads (a run's other columns stay on disk)."""
+    columns = ["game_index", "seat", "n_players", "bot", "bot_slot", "win", "rank", "score",
+               *(f"score_{s}" for s in decl.sources), *decl.length,
+               *([decl.end] if decl.end else []),
+               *(e.column for e in decl.of_kind("dealt"))]
+    return list(dict.fromkeys(columns))
+
+
+def findings(per_tier: dict[str, dict], tiers: list[str], band: float) -> pd.DataFrame:
+    """One row per finding (each seat; each dealt level): its estimate and simultaneous
+    interval at every tier, its state there, and its verdict."""
+    long = []
+    for tier in tiers:
+        t = per_tier[tier]
+        s = t["seats"]
+        lo, hi = simultaneous(s["diff_pp"].to_numpy(), s["diff_low_pp"].to_numpy(),
+                              s["diff_high_pp"].to_numpy())
+        long.append(pd.DataFrame({"tier": tier, "element": "seat", "label": "Seat",
+                                  "level": s["seat"].astype(str), "estimate_pp": s["diff_pp"],
+                                  "low_pp": lo, "high_pp": hi}))
+        e = t["effects"]
+        for element, g in (e.groupby("element", sort=False) if len(e) else []):
+            lo, hi = simultaneous(g["effect_pp"].to_numpy(), g["effect_low_pp"].to_numpy(),
+                                  g["effect_high_pp"].to_numpy())
+            long.append(pd.DataFrame({"tier": tier, "element": element, "label": g["label"],
+                                      "level": g["level"], "estimate_pp": g["effect_pp"],
+                                      "low_pp": lo, "high_pp": hi}))
+    long = pd.concat(long, ignore_index=True)
+    rows = []
+    for (element, level), g in long.groupby(["element", "level"], sort=False):
+        g = g.set_index("tier").reindex(tiers)
+        est, lo, hi = (g[c].to_numpy(float) for c in ("estimate_pp", "low_pp", "high_pp"))
+        v, why = verdict(est, lo, hi, band, tiers)
+        row = {"element": element, "label": g["label"].dropna().iloc[0], "level": level,
+               "verdict": v, "reason": why}
+        for k, tier in enumerate(tiers):
+            row |= {f"{tier}_pp": est[k], f"{tier}_low_pp": lo[k], f"{tier}_high_pp": hi[k],
+                    f"{tier}_state": tier_state(lo[k], hi[k], band)}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def summary(table: pd.DataFrame, per_tier: dict, games: list[int], band: float
+            ) -> list[str]:
+    """The page's summary, leading with what holds at the strongest tier, then how the
+    games' length and the sources of the points change from the weakest tier to it."""
+    tiers = list(per_tier)
+    top = tiers[-1]
+    name = lambda r: ("seat " + r["level"] if r["element"] == "seat"  # noqa: E731
+                      else f"{r['label']}: {r['level']}")
+    cell = lambda r, t: (f"{signed(r[f'{t}_pp'])} pp [{signed(r[f'{t}_low_pp'])}, "  # noqa: E731
+                         f"{signed(r[f'{t}_high_pp'])}]")
+    out = []
+    strong = table[table["verdict"].isin(AT_TOP)]
+    strong = strong.reindex(strong[f"{top}_pp"].abs().sort_values(ascending=False).index)
+    if len(strong):
+        out.append(f"Beyond the band of {band:g} pp at the strongest tier ({top}, "
+                   f"{games[-1]:,} games): " + "; ".join(
+                       f"{name(r)} {cell(r, top)}, {r['verdict']}" for _, r in strong.iterrows())
+                   + ".")
+    else:
+        out.append(f"No finding is beyond the band of {band:g} pp at the strongest tier "
+                   f"({top}, {games[-1]:,} games).")
+    low = table[table["verdict"] == LOW_ONLY]
+    if len(low):
+        out.append("Only at low skill (within the band at the strongest tier): " + "; ".join(
+            f"{name(r)} (" + ", ".join(f"{t} {signed(r[f'{t}_pp'])}" for t in tiers) + ")"
+            for _, r in low.iterrows()) + ".")
+    n = table["verdict"].value_counts()
+    if n.get(NEGLIGIBLE, 0):
+        out.append(f"{n[NEGLIGIBLE]} of {len(table)} findings are within the band at every "
+                   "tier that resolves them.")
+    if n.get(UNRESOLVED, 0):
+        width = (table[f"{top}_high_pp"] - table[f"{top}_low_pp"]).max() / 2
+        out.append(f"{n[UNRESOLVED]} are not resolved: at the strongest tier the widest "
+                   f"interval is +-{width:.1f} pp; more games of it resolve more.")
+    spread = [per_tier[t]["seat_spread"].iloc[0] for t in tiers]
+    out.append(f"{spread[0]['test'].capitalize()}: " + ", ".join(
+        f"{t} {signed(s['estimate_pp'])} pp [{signed(s['ci_low_pp'])}, "
+        f"{signed(s['ci_high_pp'])}]" for t, s in zip(tiers, spread)) + ".")
+    length = [per_tier[t]["length"] for t in tiers]
+    if len(length[0]):
+        out.append(f"Game length ({length[0]['measure'].iloc[0]}): " + ", ".join(
+            f"{t} {x['mean'].iloc[0]:.1f}" for t, x in zip(tiers, length)) + ".")
+    low, high = (per_tier[t]["scores"].set_index("measure")["mean"] for t in (tiers[0], top))
+    out.append(f"Points a seat, {tiers[0]} -> {top}: " + ", ".join(
+        f"{m.removeprefix('score_')} {low[m]:.1f} -> {high[m]:.1f}" for m in low.index) + ".")
+    return out
+
+
+# ---- the whole run --------------------------------------------------------------------
+
+
+@dataclass
+class Balance:
+    """What ``balance`` returns: the findings with their verdicts, each tier's tables (by
+    tier, then by name), the summary and the record written to balance.json."""
+
+    findings: pd.DataFrame
+    tiers: dict[str, dict[str, pd.DataFrame]]
+    summary: list[str]
+    record: dict
+
+    def __repr__(self) -> str:
+        v = self.findings["verdict"].value_counts().to_dict()
+        return f"Balance({', '.join(self.tiers)}: {v})"
+
+
+def _stacked(per_tier: dict, name: str) -> pd.DataFrame:
+    frames = [t[name].assign(tier=tier) for tier, t in per_tier.items() if len(t[name])]
+    if not frames:
+        return pd.DataFrame()
+    out = pd.concat(frames, ignore_index=True)
+    return out[["tier"] + [c for c in out.columns if c != "tier"]]
+
+
+def balance(game: str = "festival", tiers=DEFAULT_TIERS, players: int = 4, games=None,
+            minutes: float | None = None, seed: int = 0, out: str | Path | None = None, *,
+            sets: dict | None = None, data: str | None = None, threads: int | None = None,
+            band: float = BAND, progress: bool = False) -> Balance:
+    """Play one run per tier (every seat that tier's bot, the same deals at every tier) and
+    put its findings side by side with a verdict each. The budget is ``games`` (one number
+    for every tier or one per tier) or ``minutes`` for all tiers together, shared evenly
+    (default 10 minutes); ``band``: the effect in percentage points that matters. ``out``
+    keeps the tiers' run folders and the tables (resumable; another ``band`` re-reads them
+    without playing).
+
+    >>> b = balance("festival", "random,greedy,search:16", games=[100_000, 100_000, 5_000])
+    >>> b.findings[["element", "level", "verdict"]]
+    """
+    module = game_module(game)
+    tiers = parse_tiers(tiers)
+    whole("players", players, 1)
+    whole("seed", seed, 0, MAX_SEED)
+    sets, out, data = rule_sets("sets", sets), path("out", out), path("data", data)
+    data = str(data) if data else None
+    if isinstance(band, bool) or not isinstance(band, int | float) or not \
+            (math.isfinite(band) and band > 0):
+        raise ParameterError("band", f"must be a number of percentage points above 0, got "
+                             f"{band!r}")
+    if threads is not None:
+        import numba
+
+        whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+    if games is not None and minutes is not None:
+        raise ParameterError("games", "and --minutes are two budgets: give one")
+    if games is not None:
+        budget: dict = {"games": parse_games(games, len(tiers))}
+    else:
+        budget = {"minutes": _minutes(DEFAULT_MINUTES if minutes is None else minutes)}
+    for tier in tiers:  # every tier is a line-up the game takes, before any game
+        module.prepare(players, [tier] * players, data, True, sets=sets or None)
+    # the band only reads the games: another band re-reads the same folder
+    request = {"game": game, "players": players, "tiers": tiers, "seed": seed,
+               "sets": sets or {}, "data": data} | budget | bot_record(game, tiers)
+    with work_folder(out) as folder:
+        claim(folder, "balance", request)
+        played, per_tier, decl = [], {}, None
+        for k, tier in enumerate(tiers):
+            where = tier_folder(folder, k, tier)
+            if "games" in budget:
+                n = budget["games"][k]
+            elif (where / "run.json").exists():
+                n = read_info(where)["request"]["games"]  # decided when it began
+            else:
+                share = budget["minutes"] * 60 / len(tiers)
+                if progress:
+                    print(f"balance {game}: measuring the speed of {tier}")
+                n = games_in(game, tier, players, seed, share, sets, data, threads)
+            info = run(game, n, players, [tier] * players, seed, where, threads=threads,
+                       data=data, progress=progress, sets=sets or None, command="balance")
+            decl = decl or module.declare(info)
+            df = load_results(where, columns=needed(decl))
+            per_tier[tier] = tier_tables(df, decl)
+            del df
+            played.append({"tier": tier, "games": n, "folder": str(where.relative_to(folder)),
+                           "seconds": info["seconds"],
+                           "games_per_second": n / info["seconds"] if info["seconds"] else np.nan})
+        table = findings(per_tier, tiers, band)
+        lines = summary(table, per_tier, [p["games"] for p in played], band)
+        tier_rows = pd.DataFrame(played)
+        half = pd.DataFrame({t: (table[f"{t}_high_pp"] - table[f"{t}_low_pp"]) / 2
+                             for t in tiers})
+        tier_rows["median_half_width_pp"] = half.median().to_numpy()
+        tier_rows["widest_half_width_pp"] = half.max().to_numpy()
+        # the games at which the widest interval would be half the band wide on each side
+        tier_rows["games_for_half_band"] = np.ceil(
+            tier_rows["games"] * (tier_rows["widest_half_width_pp"] / (band / 2)) ** 2)
+        write_csv(folder / "tiers.csv", tier_rows)
+        write_csv(folder / "findings.csv", table)
+        for name in ("seats", "seat_spread", "effects", "scores", "length", "ends"):
+            write_csv(folder / f"{name}.csv", _stacked(per_tier, name))
+        record = {"request": request, "status": "complete", "band": float(band),
+                  "summary": lines, "tiers": played,
+                  "verdicts": table["verdict"].value_counts().to_dict()}
+        write_json(folder / "balance.json", record)
+        return Balance(table, per_tier, lines, record)
+
+
+def read_balance(folder: str | Path) -> tuple[dict, dict[str, pd.DataFrame]]:
+    """A finished balance folder's record and tables (for its page)."""
+    folder = Path(folder)
+    record = read_json(folder, "balance")
+    tables = {}
+    for name in ("tiers", "findings", "seats", "seat_spread", "effects", "scores", "length",
+                 "ends"):
+        try:
+            tables[name] = pd.read_csv(folder / f"{name}.csv", keep_default_na=False,
+                                       na_values=[""], dtype={"level": str})
+        except pd.errors.EmptyDataError:
+            tables[name] = pd.DataFrame()
+        except (OSError, pd.errors.ParserError, UnicodeDecodeError) as e:
+            raise PlaytestError(f"cannot read {folder / name}.csv: {e}; rerun the same "
+                                "balance command to write it again") from None
+    return record, tables
