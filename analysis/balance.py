@@ -60,12 +60,14 @@ from sim.core.errors import ParameterError, PlaytestError
 from sim.core.registry import game_module
 from sim.core.run_folder import load_results, read_info
 from sim.core.runner import bot_record, run, simulate_frame
+from strategies.presets import PresetError, load_presets, resolve
 
 DEFAULT_TIERS = "random,greedy,search"
 DEFAULT_MINUTES = 10.0
 MAX_TIER_GAMES = 1_000_000  # a tier's games at most under --minutes (an interval of +-0.1 pp)
 MIN_TIER_GAMES = 100  # a tier's games at least under --minutes
 PILOT_SECONDS = 2.0  # the speed of a tier is measured on a piece that plays this long
+SEARCH_CHUNK = 500  # a search tier's chunk: minutes of play, what an interruption can lose
 
 HOLDS = "holds at every tier"
 GROWS = "grows with skill"
@@ -181,6 +183,17 @@ def _minutes(minutes) -> float:
 
 def tier_folder(out: Path, k: int, tier: str) -> Path:
     return out / "tiers" / f"{k:02d}-{re.sub(r'[^A-Za-z0-9_]+', '-', tier).strip('-')}"
+
+
+def tier_chunk(game: str, tier: str, games: int) -> int | None:
+    """The chunk of a tier's run: SEARCH_CHUNK games for a search bot, whose games take a
+    second or more each (the runner's default chunk would hold the whole tier, and an
+    interruption would lose it all); the runner's default for the others."""
+    try:
+        searches = resolve(load_presets(game), tier, game).search is not None
+    except PresetError:  # a bot the engine knows otherwise: prepare has checked it
+        return None
+    return min(games, SEARCH_CHUNK) if searches else None
 
 
 def _two_figures(n: float) -> int:
@@ -423,17 +436,21 @@ def balance(game: str = "festival", tiers=DEFAULT_TIERS, players: int = 4, games
         played, per_tier, decl = [], {}, None
         for k, tier in enumerate(tiers):
             where = tier_folder(folder, k, tier)
+            # a tier's games (under --minutes) and chunk are decided when its run begins
+            begun = read_info(where)["request"] if (where / "run.json").exists() else None
             if "games" in budget:
                 n = budget["games"][k]
-            elif (where / "run.json").exists():
-                n = read_info(where)["request"]["games"]  # decided when it began
+            elif begun:
+                n = begun["games"]
             else:
                 share = budget["minutes"] * 60 / len(tiers)
                 if progress:
                     print(f"balance {game}: measuring the speed of {tier}")
                 n = games_in(game, tier, players, seed, share, sets, data, threads)
-            info = run(game, n, players, [tier] * players, seed, where, threads=threads,
-                       data=data, progress=progress, sets=sets or None, command="balance")
+            chunk = begun["chunk_size"] if begun else tier_chunk(game, tier, n)
+            info = run(game, n, players, [tier] * players, seed, where, chunk_size=chunk,
+                       threads=threads, data=data, progress=progress, sets=sets or None,
+                       command="balance")
             decl = decl or module.declare(info)
             df = load_results(where, columns=needed(decl))
             per_tier[tier] = tier_tables(df, decl)

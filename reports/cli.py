@@ -383,6 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
   playtest replay festival --seed 0 --game 17 --players 4 --bots greedy,hunter,builder,random
   playtest compare festival --bots greedy --b-bots explorer,greedy,greedy,greedy
   playtest tournament festival --bots random,builder,hunter,greedy,explorer
+  playtest balance festival --tiers random,greedy,search --minutes 20
   playtest diff runs/base runs/variant
   playtest bench festival
 

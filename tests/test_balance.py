@@ -23,6 +23,7 @@ from analysis.balance import (
     UNRESOLVED,
     balance,
     simultaneous,
+    tier_chunk,
     tier_state,
     verdict,
 )
@@ -157,6 +158,12 @@ def test_the_command_writes_the_page_and_resumes_without_replaying(toy_tiers, tm
     capsys.readouterr()
     assert main(args + ["--games", "3000"]) == 2
     one_line(capsys, "holds a different balance (games [2000, 2000] there, [3000, 3000] now)")
+
+
+def test_a_search_tier_plays_small_chunks_so_an_interruption_keeps_most_of_it():
+    assert tier_chunk("festival", "search:4", 10_000) == 500
+    assert tier_chunk("festival", "search", 300) == 300
+    assert tier_chunk("festival", "greedy", 10_000) is None  # the runner's default
 
 
 def test_a_time_budget_is_shared_by_the_tiers_and_kept_on_resumption(toy_tiers, tmp_path):
