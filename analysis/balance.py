@@ -49,12 +49,13 @@ import pandas as pd
 from scipy import stats as st
 
 from analysis import BAND
+from analysis.distributions import end_table
 from analysis.elements import dealt_table
 from analysis.folders import claim, read_json, work_folder, write_csv, write_json
 from analysis.formatting import signed
 from analysis.rates import game_codes
 from analysis.seats import first_minus_last, seat_table
-from analysis.stats import Z95, wilson
+from analysis.stats import Z95
 from sim.core.checks import MAX_GAMES, MAX_SEED, path, rule_sets, whole
 from sim.core.errors import ParameterError, PlaytestError
 from sim.core.registry import game_module
@@ -242,7 +243,7 @@ def _mean_row(x: np.ndarray, **labels) -> dict:
 
 def tier_tables(df: pd.DataFrame, decl) -> dict[str, pd.DataFrame]:
     """One tier's seats, dealt effects, score sources, game length and endings."""
-    game, n_games = game_codes(df)
+    game, _ = game_codes(df)
     seats = seat_table(df)[["seat", "seat_games", "win_rate", "ci_low", "ci_high", "diff_pp",
                             "diff_low_pp", "diff_high_pp", "p_holm"]]
     spread = pd.DataFrame([first_minus_last(df)])
@@ -265,12 +266,8 @@ def tier_tables(df: pd.DataFrame, decl) -> dict[str, pd.DataFrame]:
                for s in decl.sources]
     first = df[df["seat"] == 0]
     length = [_mean_row(first[c].to_numpy(float), measure=c) for c in decl.length]
-    ends = pd.DataFrame()
-    if decl.end:
-        counts = first[decl.end].astype(str).value_counts()
-        lo, hi = wilson(counts.to_numpy(), n_games)
-        ends = pd.DataFrame({"end": counts.index, "games": counts.to_numpy(),
-                             "share": counts.to_numpy() / n_games, "ci_low": lo, "ci_high": hi})
+    ends = end_table(df, decl.end, decl.length[0] if decl.length else None) \
+        if decl.end else pd.DataFrame()
     return {"seats": seats, "seat_spread": spread, "effects": effects,
             "scores": pd.DataFrame(scores), "length": pd.DataFrame(length), "ends": ends}
 
