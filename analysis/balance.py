@@ -7,33 +7,7 @@ numbers; a search bot draws its own numbers from a stream of its own). Each tier
 run folder (OUT/tiers/NN-TIER) of the batch runner: resumable, and readable by ``playtest
 report`` on its own.
 
-A finding is a seat's win rate against an even share, or a dealt level's (a hand's item's)
-win rate against the average of the levels (the report's effect), in percentage points. At
-each tier its interval is a simultaneous 95% one across the finding's family (the seats, or
-one element's levels: Bonferroni), and it reads as one of:
-
-- ``+``/``-``: beyond the band (the whole interval above +band or below -band);
-- ``0``: within the band (the whole interval inside +-band);
-- ``?``: neither (the interval crosses an edge of the band: this tier cannot resolve it).
-
-The verdict, tiers taken weakest first as listed (``verdict``):
-
-- **not resolved**: the strongest tier reads ``?``, or no other tier resolves it;
-- **within the band at every tier**: the strongest tier and every tier that resolves it read
-  ``0``;
-- **only at low skill**: ``0`` at the strongest tier, beyond the band at a lower one;
-- **reverses with skill**: beyond the band at the strongest tier, beyond it the other way at
-  a lower one;
-- **grows with skill**: beyond the band at the strongest tier and ``0`` at a lower one, or
-  beyond at both the weakest resolving tier and the strongest with the same sign and a
-  magnitude larger by at least the band, the difference's 95% interval above zero;
-- **shrinks with skill**: as grows, smaller by at least the band;
-- **holds at every tier**: beyond the band with the same sign at every tier that resolves
-  it (two at least, the strongest among them), its magnitude not clearly changed.
-
-The difference of two tiers' estimates takes their variances as independent. Common random
-numbers make the two estimates positively correlated, so the true variance of the difference
-is smaller: the test of a change is conservative.
+The findings and their verdicts: analysis/verdicts.py.
 """
 
 from __future__ import annotations
@@ -52,10 +26,9 @@ from analysis import BAND
 from analysis.distributions import end_table
 from analysis.elements import dealt_table
 from analysis.folders import claim, read_json, work_folder, write_csv, write_json
-from analysis.formatting import signed
 from analysis.rates import game_codes
 from analysis.seats import first_minus_last, seat_table
-from analysis.stats import Z95
+from analysis.verdicts import findings, summary
 from sim.core.checks import MAX_GAMES, MAX_SEED, path, rule_sets, whole
 from sim.core.errors import ParameterError, PlaytestError
 from sim.core.registry import game_module
@@ -69,74 +42,6 @@ MAX_TIER_GAMES = 1_000_000  # a tier's games at most under --minutes (an interva
 MIN_TIER_GAMES = 100  # a tier's games at least under --minutes
 PILOT_SECONDS = 2.0  # the speed of a tier is measured on a piece that plays this long
 SEARCH_CHUNK = 500  # a search tier's chunk: minutes of play, what an interruption can lose
-
-HOLDS = "holds at every tier"
-GROWS = "grows with skill"
-SHRINKS = "shrinks with skill"
-LOW_ONLY = "only at low skill"
-REVERSES = "reverses with skill"
-NEGLIGIBLE = "within the band at every tier"
-UNRESOLVED = "not resolved"
-VERDICTS = (HOLDS, GROWS, SHRINKS, REVERSES, LOW_ONLY, NEGLIGIBLE, UNRESOLVED)
-AT_TOP = (HOLDS, GROWS, SHRINKS, REVERSES)  # beyond the band at the strongest tier
-
-
-def tier_state(low: float, high: float, band: float) -> str:
-    """``+``/``-`` beyond the band, ``0`` within it, ``?`` neither (module docstring)."""
-    if not (np.isfinite(low) and np.isfinite(high)):
-        return "?"
-    if low > band:
-        return "+"
-    if high < -band:
-        return "-"
-    if -band <= low and high <= band:
-        return "0"
-    return "?"
-
-
-def verdict(estimate, low, high, band: float, names: list[str] | None = None
-            ) -> tuple[str, str]:
-    """The verdict of one finding and its reason, from its estimate and interval at each
-    tier, weakest tier first (module docstring); ``names``: the tiers', for the reason."""
-    states = [tier_state(lo, hi, band) for lo, hi in zip(low, high, strict=True)]
-    names = names or [f"tier {k + 1}" for k in range(len(states))]
-    top = states[-1]
-    known = [k for k, s in enumerate(states) if s != "?"]
-    at = lambda kinds: ", ".join(names[k] for k in known[:-1]  # noqa: E731
-                                 if states[k] in kinds)
-    if top == "?":
-        return UNRESOLVED, f"{names[-1]}'s interval crosses an edge of the band"
-    if len(known) < 2:
-        return UNRESOLVED, f"only {names[-1]} resolves it"
-    lower = [states[k] for k in known[:-1]]
-    if top == "0":
-        if any(s in "+-" for s in lower):
-            return LOW_ONLY, f"beyond the band at {at('+-')}, within it at {names[-1]}"
-        return NEGLIGIBLE, "within the band at every tier that resolves it"
-    if any(s not in ("0", top) for s in lower):
-        other = "-" if top == "+" else "+"
-        return REVERSES, f"beyond the band the other way at {at(other)}"
-    if "0" in lower:
-        return GROWS, f"within the band at {at('0')}, beyond it at {names[-1]}"
-    k = known[0]  # the weakest tier that resolves it: beyond the band with the same sign
-    sign = 1.0 if top == "+" else -1.0
-    change = sign * (estimate[-1] - estimate[k])  # the magnitude's change
-    se = math.hypot((high[-1] - low[-1]), (high[k] - low[k])) / (2 * Z95)
-    if change >= band and change - Z95 * se > 0:
-        return GROWS, f"larger by {change:.1f} pp at {names[-1]} than at {names[k]}"
-    if -change >= band and change + Z95 * se < 0:
-        return SHRINKS, f"smaller by {-change:.1f} pp at {names[-1]} than at {names[k]}"
-    return HOLDS, "beyond the band with one sign at every tier that resolves it"
-
-
-def simultaneous(estimate: np.ndarray, low: np.ndarray, high: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """95% intervals widened to hold simultaneously over the family (Bonferroni), from
-    95% intervals centred on the estimate (their standard error is the half-width / Z95)."""
-    m = max(int(np.isfinite(estimate).sum()), 1)
-    z = st.norm.ppf(1 - 0.025 / m)
-    half = (high - low) / 2 * z / Z95
-    return estimate - half, estimate + half
 
 
 # ---- the request ----------------------------------------------------------------------
@@ -279,88 +184,6 @@ def needed(decl) -> list[str]:
                *([decl.end] if decl.end else []),
                *(e.column for e in decl.of_kind("dealt"))]
     return list(dict.fromkeys(columns))
-
-
-def findings(per_tier: dict[str, dict], tiers: list[str], band: float) -> pd.DataFrame:
-    """One row per finding (each seat; each dealt level): its estimate and simultaneous
-    interval at every tier, its state there, and its verdict."""
-    long = []
-    for tier in tiers:
-        t = per_tier[tier]
-        s = t["seats"]
-        lo, hi = simultaneous(s["diff_pp"].to_numpy(), s["diff_low_pp"].to_numpy(),
-                              s["diff_high_pp"].to_numpy())
-        long.append(pd.DataFrame({"tier": tier, "element": "seat", "label": "Seat",
-                                  "level": s["seat"].astype(str), "estimate_pp": s["diff_pp"],
-                                  "low_pp": lo, "high_pp": hi}))
-        e = t["effects"]
-        for element, g in (e.groupby("element", sort=False) if len(e) else []):
-            lo, hi = simultaneous(g["effect_pp"].to_numpy(), g["effect_low_pp"].to_numpy(),
-                                  g["effect_high_pp"].to_numpy())
-            long.append(pd.DataFrame({"tier": tier, "element": element, "label": g["label"],
-                                      "level": g["level"], "estimate_pp": g["effect_pp"],
-                                      "low_pp": lo, "high_pp": hi}))
-    long = pd.concat(long, ignore_index=True)
-    rows = []
-    for (element, level), g in long.groupby(["element", "level"], sort=False):
-        g = g.set_index("tier").reindex(tiers)
-        est, lo, hi = (g[c].to_numpy(float) for c in ("estimate_pp", "low_pp", "high_pp"))
-        v, why = verdict(est, lo, hi, band, tiers)
-        row = {"element": element, "label": g["label"].dropna().iloc[0], "level": level,
-               "verdict": v, "reason": why}
-        for k, tier in enumerate(tiers):
-            row |= {f"{tier}_pp": est[k], f"{tier}_low_pp": lo[k], f"{tier}_high_pp": hi[k],
-                    f"{tier}_state": tier_state(lo[k], hi[k], band)}
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def summary(table: pd.DataFrame, per_tier: dict, games: list[int], band: float
-            ) -> list[str]:
-    """The page's summary, leading with what holds at the strongest tier, then how the
-    games' length and the sources of the points change from the weakest tier to it."""
-    tiers = list(per_tier)
-    top = tiers[-1]
-    name = lambda r: ("seat " + r["level"] if r["element"] == "seat"  # noqa: E731
-                      else f"{r['label']}: {r['level']}")
-    cell = lambda r, t: (f"{signed(r[f'{t}_pp'])} pp [{signed(r[f'{t}_low_pp'])}, "  # noqa: E731
-                         f"{signed(r[f'{t}_high_pp'])}]")
-    out = []
-    strong = table[table["verdict"].isin(AT_TOP)]
-    strong = strong.reindex(strong[f"{top}_pp"].abs().sort_values(ascending=False).index)
-    if len(strong):
-        out.append(f"Beyond the band of {band:g} pp at the strongest tier ({top}, "
-                   f"{games[-1]:,} games): " + "; ".join(
-                       f"{name(r)} {cell(r, top)}, {r['verdict']}" for _, r in strong.iterrows())
-                   + ".")
-    else:
-        out.append(f"No finding is beyond the band of {band:g} pp at the strongest tier "
-                   f"({top}, {games[-1]:,} games).")
-    low = table[table["verdict"] == LOW_ONLY]
-    if len(low):
-        out.append("Only at low skill (within the band at the strongest tier): " + "; ".join(
-            f"{name(r)} (" + ", ".join(f"{t} {signed(r[f'{t}_pp'])}" for t in tiers) + ")"
-            for _, r in low.iterrows()) + ".")
-    n = table["verdict"].value_counts()
-    if n.get(NEGLIGIBLE, 0):
-        out.append(f"{n[NEGLIGIBLE]} of {len(table)} findings are within the band at every "
-                   "tier that resolves them.")
-    if n.get(UNRESOLVED, 0):
-        width = (table[f"{top}_high_pp"] - table[f"{top}_low_pp"]).max() / 2
-        out.append(f"{n[UNRESOLVED]} are not resolved: at the strongest tier the widest "
-                   f"interval is +-{width:.1f} pp; more games of it resolve more.")
-    spread = [per_tier[t]["seat_spread"].iloc[0] for t in tiers]
-    out.append(f"{spread[0]['test'].capitalize()}: " + ", ".join(
-        f"{t} {signed(s['estimate_pp'])} pp [{signed(s['ci_low_pp'])}, "
-        f"{signed(s['ci_high_pp'])}]" for t, s in zip(tiers, spread)) + ".")
-    length = [per_tier[t]["length"] for t in tiers]
-    if len(length[0]):
-        out.append(f"Game length ({length[0]['measure'].iloc[0]}): " + ", ".join(
-            f"{t} {x['mean'].iloc[0]:.1f}" for t, x in zip(tiers, length)) + ".")
-    low, high = (per_tier[t]["scores"].set_index("measure")["mean"] for t in (tiers[0], top))
-    out.append(f"Points a seat, {tiers[0]} -> {top}: " + ", ".join(
-        f"{m.removeprefix('score_')} {low[m]:.1f} -> {high[m]:.1f}" for m in low.index) + ".")
-    return out
 
 
 # ---- the whole run --------------------------------------------------------------------

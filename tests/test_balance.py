@@ -1,6 +1,6 @@
-"""Balance across skill tiers (analysis/balance.py): the verdict read off hand-written
-intervals, the planted findings of the toy game found at the tiers they were planted at, and
-the run folders, resumption and refusals of ``playtest balance``."""
+"""Balance across skill tiers (analysis/balance.py, analysis/verdicts.py): the verdict read
+off hand-written intervals, the planted findings of the toy game found at the tiers they were
+planted at, and the run folders, resumption and refusals of ``playtest balance``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import toy_game
 from conftest import one_line
 from scipy import stats as st
 
-from analysis.balance import (
+from analysis.balance import balance, tier_chunk
+from analysis.verdicts import (
     GROWS,
     HOLDS,
     LOW_ONLY,
@@ -21,9 +22,7 @@ from analysis.balance import (
     REVERSES,
     SHRINKS,
     UNRESOLVED,
-    balance,
     simultaneous,
-    tier_chunk,
     tier_state,
     verdict,
 )
