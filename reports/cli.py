@@ -37,6 +37,12 @@ def _out(a, default: str) -> str:
     return default if a.out is None else str(path("out", a.out, optional=False))
 
 
+def _interrupted(kept: str) -> int:
+    """What a resumable command says when it is interrupted, and its exit code."""
+    sys.stderr.write(f"playtest: interrupted: {kept}; run the same command again to resume\n")
+    return 130
+
+
 def cmd_simulate(a) -> int:
     from sim.core.runner import run
 
@@ -47,9 +53,7 @@ def cmd_simulate(a) -> int:
                    workers=a.workers, address=a.address, rotate=not a.no_rotate, data=a.data,
                    progress=not a.quiet, sets=_sets(a, a.game))
     except KeyboardInterrupt:
-        sys.stderr.write(f"playtest: interrupted: finished chunks are kept in {out}; run the "
-                         "same command again to resume\n")
-        return 130
+        return _interrupted(f"finished chunks are kept in {out}")
     total, now = info["request"]["games"], info["games_now"]
     if now == 0:
         print(f"{out} is already complete: {total:,} games, played in {info['seconds']:.1f} s")
@@ -219,9 +223,7 @@ def cmd_compare(a) -> int:
                     games=a.games, batch=a.batch, seed=a.seed, b_seed=a.b_seed, out=out,
                     rotate=not a.no_rotate, threads=a.threads, progress=not a.quiet)
     except KeyboardInterrupt:
-        sys.stderr.write(f"playtest: interrupted: finished batches are kept in {out}; run the "
-                         "same command again to resume\n")
-        return 130
+        return _interrupted(f"finished batches are kept in {out}")
     s = c.summary
     win = s["metric_key"].split(":")[0] in ("win", "seat-spread")
     k, unit = (100, "points of win rate") if win else (1, "points")
@@ -242,9 +244,7 @@ def cmd_tournament(a) -> int:
                        sets=_sets(a, a.game) or None, data=a.data, threads=a.threads,
                        progress=not a.quiet)
     except KeyboardInterrupt:
-        sys.stderr.write(f"playtest: interrupted: finished tables are kept in {out}; run the "
-                         "same command again to resume\n")
-        return 130
+        return _interrupted(f"finished tables are kept in {out}")
     r = t.ratings
     print(f"{t.summary['games']:,} games at {t.summary['tables']} tables -> {out}")
     for row in r.itertuples():
@@ -297,9 +297,7 @@ def cmd_tune_rules(a) -> int:
                        a.confirm_games, a.seed, out, _sets(a, a.game) or None, a.data,
                        a.threads, not a.quiet)
     except KeyboardInterrupt:
-        sys.stderr.write(f"playtest: interrupted: finished trials are kept in {out}; run the "
-                         "same command again to resume\n")
-        return 130
+        return _interrupted(f"finished trials are kept in {out}")
     c = r["confirmation"]
     values = ", ".join(f"{k}={v}" for k, v in r["best"].items())
     print(f"best of {r['trials']} trials: {values}")
@@ -321,9 +319,7 @@ def cmd_tune_bot(a) -> int:
                      a.work, a.games, a.generations, a.popsize, a.sigma, a.final_games,
                      a.seed, _sets(a, a.game) or None, a.data, a.threads, not a.quiet)
     except KeyboardInterrupt:
-        sys.stderr.write("playtest: interrupted: finished generations are kept; run the same "
-                         "command again to resume\n")
-        return 130
+        return _interrupted("finished generations are kept")
     t, b, d = s["tuned"], s["base"], s["difference"]
     req = s["request"]
     print(f"{req['name']} wins {100 * t['share']:.1f}% [{100 * t['low']:.1f}, "
@@ -345,9 +341,7 @@ def cmd_balance(a) -> int:
                     sets=_sets(a, a.game) or None, data=a.data, threads=a.threads, band=a.band,
                     progress=not a.quiet)
     except KeyboardInterrupt:
-        sys.stderr.write(f"playtest: interrupted: each tier's finished chunks are kept in "
-                         f"{out}/tiers; run the same command again to resume\n")
-        return 130
+        return _interrupted(f"each tier's finished chunks are kept in {out}/tiers")
     for t in b.record["tiers"]:
         print(f"  {t['tier']:<12} {t['games']:>9,} games -> {out}/{t['folder']}")
     for line in b.summary:
@@ -630,8 +624,8 @@ OUT/index.html; an interrupted balance resumes with the same command.
     w.add_argument("--players", type=int, default=4, help="players per game (default 4)")
     w.add_argument("--games", help="games of every tier (N), or of each tier (N1,N2,...)")
     w.add_argument("--minutes", type=float, help="the time of all tiers together, shared "
-                   "evenly; each tier plays as many games as its speed allows (default 10, "
-                   "without --games)")
+                   "evenly; each tier plays as many games as its speed allows, from 100 to "
+                   "1,000,000 (default 10, without --games)")
     w.add_argument("--band", type=float, default=BAND, help="the effect that matters, in "
                    f"points of win rate (default {BAND:g})")
     w.add_argument("--bots-file", action="append", metavar="FILE", help="as for simulate")
