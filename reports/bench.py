@@ -15,11 +15,14 @@ import sys
 import tempfile
 import time
 
+from reports import bench_reference
 from sim.core.checks import rule_sets, whole
 from sim.core.errors import PlaytestError
 from sim.core.registry import game_module
 
 REPEATS = 3  # each rate is the best of 3 timed runs (the median is printed beside it)
+# the line-up timed beside the lean reference game (bench_reference.py), on one core
+REFERENCE_CASE = ("festival", ["greedy"] * 4)
 SEARCH_GAMES = 100  # games per figure of a line-up with a search bot (seconds, not minutes)
 ROLLOUT_GAMES = 5  # games driven decision by decision to count a search bot's rollouts
 
@@ -80,6 +83,7 @@ def _measure(game: str, bot: str, players: int, games: int, threads: int | None,
     play_chunk = module.play_chunk
     lineup = bot.split(",") if "," in bot else [bot] * players
     search = bool(_searching(game, lineup))
+    reference = (game, lineup) == REFERENCE_CASE
     repeats = 1 if search else REPEATS
     p, _ = module.prepare(players, lineup, sets=sets or None)
     t0 = time.perf_counter()
@@ -94,11 +98,15 @@ def _measure(game: str, bot: str, players: int, games: int, threads: int | None,
     for label, n_threads in (("one_core", 1), ("total", threads or numba.config.NUMBA_NUM_THREADS)):
         numba.set_num_threads(n_threads)
         play_chunk(p, seed=1, start=1, n=min(games, 1000 if not search else n_threads))
-        seconds = []
+        seconds, lean = [], []
         for _ in range(repeats):
             t0 = time.perf_counter()
             play_chunk(p, seed=1, start=0, n=games)
             seconds.append(time.perf_counter() - t0)
+            if reference and n_threads == 1:  # by turns with the engine's runs
+                lean.append(bench_reference.games_per_second(games, repeats=1))
+        if lean:
+            out["reference_gps"] = max(lean)
         out[f"gps_{label}"] = games / min(seconds)
         out[f"gps_{label}_median"] = games / sorted(seconds)[repeats // 2]
         out[f"threads_{label}"] = n_threads
@@ -148,7 +156,7 @@ def bench(game: str, games: int | None = None, interpreted_games: int = 20,
         warm = _child([game, first_bot, str(most), "1", rules], {"NUMBA_CACHE_DIR": cache})
     print(f"compile, first call with an empty cache: {cold['first_call_s']:.1f} s; "
           f"with the cache: {warm['first_call_s']:.2f} s (one kernel serves every bot, player "
-          "count and card file)\n")
+          "count, mode and card file; a line-up with a search bot has one of its own)\n")
     # the measurements use the project's cache: fill it first, or the first figure's peak
     # memory would be the compiler's
     _child([game, first_bot, str(most), "1", rules])
@@ -173,6 +181,13 @@ def bench(game: str, games: int | None = None, interpreted_games: int = 20,
             print(f"\nsearch: {r['rollouts_per_s']:,.0f} rollouts a second on one core "
                   f"({r['rollouts']:,} rollouts in {r['search_decisions']:,} decisions of "
                   f"{ROLLOUT_GAMES} games, {per:,.1f} a decision)")
+    for r in rows:
+        if "reference_gps" in r:
+            lean = r["reference_gps"]
+            print(f"\nlean reference: a Festival-like greedy game in one small kernel "
+                  f"(reports/bench_reference.py), {r['players']} players, about 60 decisions a "
+                  f"game: {lean:,.0f} games/s on 1 core, timed by turns with the engine's "
+                  f"{r['bot']} runs; Festival / reference = {r['gps_one_core'] / lean:.2f}")
     if not interpreted_games:
         return rows
     print(f"\ncompiled against interpreted (NUMBA_DISABLE_JIT=1, {interpreted_games} games, "

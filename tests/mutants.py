@@ -598,8 +598,8 @@ MUTANTS = [
      "row[F_POSTERS] = deck_value(tab)\n",
      "row[F_POSTERS] = poster_value(tab, st[S.POSTER_DECK + st[S.POSTER_DECK_N] - 1])\n", [ME]),
     (MAG + "features.py",
-     "row[F_ACTION_GAIN] = action_value(st, tab, p, power + added,",
-     "row[F_ACTION_GAIN] = action_value(st, tab, p, power,", [MF]),
+     "row[F_ACTION_GAIN] = action_value_at(st, tab, p, power + added,",
+     "row[F_ACTION_GAIN] = action_value_at(st, tab, p, power,", [MF]),
     (MAG + "features.py",
      "        if kind == S.CLEAR:  # the colour the player has most of",
      "        if False:  # the colour the player has most of", [MF]),
@@ -750,7 +750,7 @@ MUTANTS = [
      ["test_reports.py"]),
     ("sim/core/runner.py", "games / seconds * PIECE_SECONDS", "games * seconds * PIECE_SECONDS",
      ["test_progress.py"]),
-    ("sim/core/runner.py", "    if compiled(module.__name__):", "    if True:",
+    ("sim/core/runner.py", "    if compiled(module.__name__, searching):", "    if True:",
      ["test_progress.py"]),
     ("analysis/diff.py",
      'paired = all(ra.get(k) == rb.get(k) for k in ("seed", "players", "rotate"))',
@@ -859,6 +859,19 @@ MUTANTS = [
      "        v, why = verdict(est[::-1], lo[::-1], hi[::-1], band, tiers)", [BA]),
     ("analysis/balance.py", "players, [tier] * players, seed, where,",
      "players, [tier] * players, seed + k, where,", [BA]),
+    # the speed work (issue 30): the kernel variants, the cache's index, The Magnificent's
+    # boost features once a decision, the bench's reference
+    ("strategies/selectors.py", "return True if (np.asarray(bots[0]) == SEARCH).any() else None",
+     "return None", ["test_search.py"]),
+    ("sim/core/kernel_cache.py",
+     "if any((\"none\" in map(str, key[0])) == (searching is None) for key in overloads):",
+     "if overloads:", ["test_progress.py"]),
+    ("sim/magnificent/features.py", "        values[V_BUILD + level + 1] = best",
+     "        values[V_BUILD + level + 1] = 0.0", ["test_magnificent_features.py"]),
+    ("sim/magnificent/features.py", "tp + travel,\n" + " " * 41 + "sp + shows, values) - now",
+     "tp + travel,\n" + " " * 41 + "sp, values) - now", ["test_magnificent_features.py"]),
+    ("reports/bench.py", "            if reference and n_threads == 1:",
+     "            if n_threads == 1:", ["test_reports.py"]),
 ]
 
 

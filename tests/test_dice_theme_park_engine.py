@@ -165,7 +165,7 @@ def test_hidden_cards_stacks_and_bag_order_change_no_decision(mode):
     if mode == "full":
         kinds += [M.K_TAKE_SKILL, M.K_SWAP, M.K_LOWER]
     for g in range(6):
-        play_game(p.tab, 4, p.mode, 2, g, p.bots, True, st, rng, scratch, log, False)
+        play_game(p.tab, 4, p.mode, 2, g, p.bots, True, st, rng, scratch, log, False, None)
         st_end = st.copy()
         st_end[S.OVER] = 0
         for seat in range(4):
@@ -249,7 +249,8 @@ def test_the_log_follows_the_rounds_steps():
     st, rng, scratch, log = new_buffers(log_rows=20_000)
     concierges = 0
     for g in range(30):
-        nlog, _ = play_game(p.tab, 4, 0, 4, g, p.bots, True, st, rng, scratch, log, False)
+        nlog, _ = play_game(p.tab, 4, 0, 4, g, p.bots, True, st, rng, scratch, log, False,
+                            None)
         rows = log[:nlog]
         for r in range(4):
             for seat in range(4):
@@ -286,7 +287,8 @@ def test_the_full_games_log_follows_the_administrators_and_skills():
     seen = set()
     most_taken = 0
     for g in range(40):
-        nlog, _ = play_game(p.tab, 4, p.mode, 6, g, p.bots, True, st, rng, scratch, log, False)
+        nlog, _ = play_game(p.tab, 4, p.mode, 6, g, p.bots, True, st, rng, scratch, log, False,
+                            None)
         rows = log[:nlog]
         setup = rows[rows[:, 0] == -1]
         for kind in (M.K_ADMIN, M.K_SKILL):

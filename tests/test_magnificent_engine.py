@@ -304,7 +304,7 @@ def test_the_log_follows_the_turn_order_the_draft_and_the_steps(players, sets):
     seen_fill = seen_rearrange = False
     for g in range(20):
         nlog, _ = play_game(p.tab, players, 0, 3, g, p.bots, True, st, rng, scratch, log,
-                            False)
+                            False, None)
         rows = log[:nlog].tolist()
         setup = [row[2] for row in rows if row[1] == M.K_TRAINER_SETUP]
         forward = sets.get("starting_trainer_pick_reverse") == 0

@@ -4,6 +4,7 @@ and a report shows its own steps."""
 
 import json
 
+import numpy as np
 import pyarrow as pa
 import pytest
 
@@ -58,14 +59,48 @@ def test_compiling_is_said_for_each_engine_and_kept_out_of_the_runs_seconds(
         tmp_path, monkeypatch, capsys):
     runner.run("festival", 20, 2, ["greedy"] * 2, 1, tmp_path / "warm", progress=False)
     assert compiled("sim.festival") and not compiled("sim.someday")  # per engine
-    monkeypatch.setattr(runner, "compiled", lambda name: False)  # as if never compiled
+    monkeypatch.setattr(runner, "compiled", lambda name, searching: False)  # never compiled
     info = runner.run("festival", 20, 2, ["greedy"] * 2, 1, tmp_path / "run", progress=True)
     err = capsys.readouterr().err
-    assert "playtest: compiling the festival kernels, once per engine version" in err
+    assert ("playtest: compiling the festival kernels for line-ups without a search bot, once "
+            "per engine version, about" in err)
     assert info["compile_seconds"] > 0
     recorded = json.loads((tmp_path / "run" / "run.json").read_text())
     assert recorded["compile_seconds"] == info["compile_seconds"]
     assert recorded["seconds"] >= 0
+
+
+def test_a_line_up_with_a_search_bot_has_a_kernel_of_its_own(tmp_path, monkeypatch):
+    """The cache holds the batch kernel per variant: a search bot's line-up is compiled when
+    only the plain variant (a None argument) is cached, and the other way round; a damaged
+    index counts as not compiled."""
+    import pickle
+
+    import numba
+
+    from strategies.selectors import search_switch
+
+    def index(name, *signatures):
+        folder = tmp_path / "festival_0"
+        folder.mkdir(exist_ok=True)
+        with open(folder / name, "wb") as f:
+            pickle.dump("numba version", f)
+            f.write(pickle.dumps(("stamp", {(sig, "machine", "code"): "data"
+                                            for sig in signatures})))
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    plain = (numba.int64, numba.types.none, numba.float64)
+    searching = (numba.int64, numba.types.boolean, numba.float64)
+    assert not compiled("sim.festival") and not compiled("sim.festival", True)
+    index("batch.play_batch-60.py311.nbi", plain)
+    assert compiled("sim.festival", None) and not compiled("sim.festival", True)
+    index("batch.play_batch-60.py311.nbi", searching)
+    assert compiled("sim.festival", True) and not compiled("sim.festival", None)
+    index("batch.play_batch-60.py311.nbi", plain, searching)
+    assert compiled("sim.festival", True) and compiled("sim.festival", None)
+    (tmp_path / "festival_0" / "batch.play_batch-60.py311.nbi").write_bytes(b"damaged")
+    assert not compiled("sim.festival", None)
+    assert search_switch((np.array([1, 4]),)) is True and search_switch((np.array([1, 1]),)) is None
 
 
 @pytest.mark.parametrize("progress", [True, False])

@@ -252,3 +252,20 @@ def test_diff_refuses_what_is_not_two_finished_runs(two_runs, tmp_path, capsys, 
     err = capsys.readouterr().err
     assert expect in err and err.count("\n") == 1
     assert not (tmp_path / "d").exists()
+
+
+def test_the_bench_reference_is_a_festival_sized_game_timed_beside_festival():
+    """The lean reference of ``playtest bench festival``: a seeded game of about Festival's
+    length at 4 players (60 decisions), the same games from the same seed, other games from
+    another; the bench's child times it by turns with Festival's greedy 4-player line-up and
+    no other."""
+    from reports import bench, bench_reference
+
+    score, decisions = bench_reference.play(200)
+    assert 50 <= decisions <= 70 and score > 0
+    assert bench_reference.play(200) == (score, decisions)
+    assert bench_reference.play(200, seed=2) != (score, decisions)
+    assert bench_reference.play(50, players=2)[1] < decisions
+    timed = bench._measure("festival", "greedy", 4, 100, 1, {})
+    assert timed["reference_gps"] > 0
+    assert "reference_gps" not in bench._measure("festival", "random", 4, 100, 1, {})

@@ -6,7 +6,8 @@ declaration of its results table, for the analysis (sim/core/declaration.py); ``
 ``PLAYERS`` (fewest, most), ``DEFAULT_BOTS`` (the line-up without --bots), ``BENCH_BOTS``
 (what ``playtest bench`` measures), ``BYTES_PER_GAME`` (memory per game of a chunk, to
 refuse a chunk size that cannot fit) and, optionally, ``COMPILE_SECONDS`` (what the first
-run's "compiling the kernels" line announces).
+run's "compiling the kernels" line announces: {"plain": s, "search": s}, the kernel of a
+line-up without and with a search bot).
 """
 
 from __future__ import annotations

@@ -53,6 +53,7 @@ from sim.core.run_folder import (
     with_record,
     write_info,
 )
+from strategies.selectors import search_switch
 
 BACKENDS = ("threads", "processes", "dask")
 DEFAULT_CHUNK = 50_000
@@ -483,13 +484,16 @@ def _compile(module, prepared, seed: int, progress: bool) -> float:
     """Compile this engine's kernels (or load them) with one game in this process, before
     the run's clock starts and before any worker starts (the workers then load them from
     the cache). Says so when it compiles; returns the seconds it took when it did."""
-    if compiled(module.__name__):
+    bots = getattr(prepared, "bots", None)  # the compiled bots (a toy engine may have none)
+    searching = search_switch(bots) if bots is not None else None
+    if compiled(module.__name__, searching):
         return 0.0
     if progress:
-        took = getattr(module, "COMPILE_SECONDS", None)
-        sys.stderr.write(f"playtest: compiling the {module.__name__.split('.')[-1]} kernels, "
-                         "once per engine version" + (f", about {took} s" if took else "")
-                         + "\n")
+        took = getattr(module, "COMPILE_SECONDS", {}).get("search" if searching else "plain")
+        kind = "with a search bot" if searching else "without a search bot"
+        sys.stderr.write(f"playtest: compiling the {module.__name__.split('.')[-1]} kernels "
+                         f"for line-ups {kind}, once per engine version"
+                         + (f", about {took} s (on 2 cores)" if took else "") + "\n")
     t0 = time.perf_counter()
     module.play_chunk(prepared, seed, 0, 1)
     return round(time.perf_counter() - t0, 6)

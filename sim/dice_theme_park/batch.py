@@ -8,6 +8,7 @@ from numba import njit, prange
 from sim.dice_theme_park import rules as R
 from sim.dice_theme_park import state as S
 from sim.dice_theme_park.play import LOG_COLS, bot_of, final_standing, new_scratch, play_game
+from strategies.selectors import search_switch
 
 # Per (game, seat) integer results, field-major: seat_out[field, g, p].
 # score_<source> in SOURCES order (state.SOURCES without "other", which nothing scores);
@@ -76,8 +77,8 @@ def record(st, tab, g, seat_out, win_out, game_out, rotate, game_index, bad, dic
 
 
 @njit(parallel=True, cache=True)
-def play_batch(tab, n_players, mode, seed, start, n, bots, rotate, check, seat_out, win_out,
-               game_out):
+def play_batch(tab, n_players, mode, seed, start, n, bots, rotate, check, searching, seat_out,
+               win_out, game_out):
     """Play games start..start+n-1; one lane of games per thread, buffers reused in a lane."""
     lanes = min(n, 64)
     for lane in prange(lanes):
@@ -91,7 +92,7 @@ def play_batch(tab, n_players, mode, seed, start, n, bots, rotate, check, seat_o
         for g in range(lane, n, lanes):
             game_index = start + g
             _, bad = play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng,
-                               scratch, log, check)
+                               scratch, log, check, searching)
             record(st, tab, g, seat_out, win_out, game_out, rotate, game_index, bad, dice,
                    wins, ranks)
 
@@ -103,5 +104,6 @@ def run_chunk(tab, n_players: int, mode: int, seed: int, start: int, n: int, bot
     win_out = np.zeros((n, n_players))
     game_out = np.zeros((NG, n), dtype=np.int64)
     play_batch(tab, np.int64(n_players), np.int64(mode), np.int64(seed), np.int64(start),
-               np.int64(n), tuple(bots), rotate, check, seat_out, win_out, game_out)
+               np.int64(n), tuple(bots), rotate, check, search_switch(bots), seat_out, win_out,
+               game_out)
     return seat_out, win_out, game_out

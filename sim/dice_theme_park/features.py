@@ -55,6 +55,8 @@ F_STARS, F_MONEY, F_OPERABLE, F_DICE, F_PIPS, F_TILES, F_VALUE, F_RESOURCES, F_U
     F_MASCOTS = range(N_SNAPSHOT)
 HEX_PARTS = (F_STARS, F_OPERABLE, F_TILES, F_VALUE, F_UPGRADES)  # summed over the hexes
 FOOTPRINT = 3  # at most 3 hexes and 3 dice per move
+# move_features' ``exact``: numpy booleans, typed as bool, not as a literal of their own
+FOOTPRINT_PATH, EXACT_PATH = np.bool_(False), np.bool_(True)
 
 
 @njit
@@ -305,11 +307,12 @@ def _as_previous(kind, moves, m) -> bool:
 
 
 @njit
-def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact=False) -> None:
+def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> None:
     """Feature rows of seat p's ``n`` legal ``moves`` at a ``kind`` decision into ``feats``;
     ``buffers``: ``new_buffers()``; ``ctx``: the decision's context, which a move of a whole
     kind (the rearrange's new dice) is applied with. ``exact``: a whole copy and snapshot for
-    every move."""
+    every move (FOOTPRINT_PATH or EXACT_PATH from compiled code: one compiled copy for
+    both; a literal True or False would compile one each)."""
     work, before, after, hex_parts, counts, slots, wctx, on, fp, parts, left = buffers
     left[0] = -1
     snapshot(st, tab, p, before, hex_parts[0], counts[0], slots[0])

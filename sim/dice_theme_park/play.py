@@ -45,20 +45,23 @@ def new_scratch():
 
 
 @njit(inline="always")  # called from a dozen places: docs/developers.md
-def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
+def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch, searching=True) -> int:
     """Seat p's move at a ``kind`` decision, chosen by bot slot ``bot``: a search bot's
-    search, or the other bots' choice (policy.py); -1 when there is no legal move."""
-    if bots[0][bot] == SEARCH:
-        return search.search_move(st, tab, p, kind, ctx, bots, bot, rng, scratch)
+    search, or the other bots' choice (policy.py); -1 when there is no legal move.
+    ``searching`` None: no seat searches (selectors.search_switch), the search is not compiled."""
+    if searching is not None:
+        if bots[0][bot] == SEARCH:
+            return search.search_move(st, tab, p, kind, ctx, bots, bot, rng, scratch)
     return policy.choose(st, tab, p, kind, ctx, bots, bot, rng, scratch)
 
 
 @njit(cache=True, _nrt=False)  # called from Python (replay): an entry point
 def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scratch, log,
-              check):
+              check, searching):
     """Play game ``game_index`` of ``seed`` to the end in ``st``: advance, decide, apply.
     Returns (log length, first invariant violation code or 0; checked after every operate
-    step and phase when ``check``).
+    step and phase when ``check``). ``searching``: selectors.search_switch(bots); with None the
+    kernel is compiled without the search (half the compile time).
 
     Compiled without numba's reference counting (``_nrt=False``), which also applies to
     everything it calls: none of it allocates (buffers come in ``scratch``), and the counting
@@ -75,11 +78,16 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
         if kind == step.OVER:
             break
         bot = (first + p) % n_players
-        if bots[0][bot] == SEARCH:
-            move = search.search_move(st, tab, p, kind, ctx, bots, bot, rng, scratch)
-            if log.shape[0]:  # replay: the moves it weighed
-                nlog = search.log_weighed(scratch[9], st, p, kind, log, nlog, scratch[6])
+        searched = False
+        if searching is not None:  # pruned when no seat searches
+            if bots[0][bot] == SEARCH:
+                move = search.search_move(st, tab, p, kind, ctx, bots, bot, rng, scratch)
+                if log.shape[0]:  # replay: the moves it weighed
+                    nlog = search.log_weighed(scratch[9], st, p, kind, log, nlog, scratch[6])
+                searched = True
         # the hot kinds with a constant kind: the choice, inlined, is compiled for each alone
+        if searched:
+            pass
         elif kind == M.K_OPERATE:
             move = policy.choose(st, tab, p, M.K_OPERATE, ctx, bots, bot, rng, scratch)
         elif kind == M.K_MOVE:

@@ -42,9 +42,9 @@ def choose(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
     if selectors[bot] == RANDOM:
         return moves[uniform_pick(n, u1)]
     if n > 1:
-        F.move_features(st, tab, p, kind, moves, n, feats, buffers, ctx)
+        F.move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, F.FOOTPRINT_PATH)
         if flags[CHECKING]:  # a checked game: the footprint path equals the whole copy
-            F.move_features(st, tab, p, kind, moves, n, exact, buffers, ctx, True)
+            F.move_features(st, tab, p, kind, moves, n, exact, buffers, ctx, F.EXACT_PATH)
             if F.differ(feats, exact, n):
                 flags[PATHS_DIFFER] = 1
     return moves[select(selectors, params, weights, bot, kind, feats, scores, n, u1, u2)]

@@ -6,6 +6,7 @@ from numba import njit, prange
 from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival.play import bot_of, new_scratch, play_game
+from strategies.selectors import search_switch
 
 # Per (game, seat) integer results, field-major: seat_out[field, g, p], so that each column
 # of the results table is a contiguous slice.
@@ -61,7 +62,8 @@ def record(st, tab, g, seat_out, win_out, game_out, scores, parts, wins, ranks, 
 
 
 @njit(parallel=True, cache=True)
-def play_batch(tab, n_players, seed, start, n, bots, rotate, check, seat_out, win_out, game_out):
+def play_batch(tab, n_players, seed, start, n, bots, rotate, check, searching, seat_out, win_out,
+               game_out):
     """Play games start..start+n-1; one lane of games per thread, buffers reused in a lane."""
     lanes = min(n, 64)
     for lane in prange(lanes):
@@ -76,7 +78,7 @@ def play_batch(tab, n_players, seed, start, n, bots, rotate, check, seat_out, wi
         for g in range(lane, n, lanes):
             game_index = start + g
             _, bad = play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch,
-                               log, check)
+                               log, check, searching)
             record(st, tab, g, seat_out, win_out, game_out, scores, parts, wins, ranks, rotate,
                    game_index, bad)
 
@@ -89,5 +91,5 @@ def run_chunk(tab, n_players: int, seed: int, start: int, n: int, bots, rotate: 
     win_out = np.zeros((n, n_players))
     game_out = np.zeros((NG, n), dtype=np.int64)
     play_batch(tab, np.int64(n_players), np.int64(seed), np.int64(start), np.int64(n),
-               tuple(bots), rotate, check, seat_out, win_out, game_out)
+               tuple(bots), rotate, check, search_switch(bots), seat_out, win_out, game_out)
     return seat_out, win_out, game_out

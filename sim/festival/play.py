@@ -24,20 +24,24 @@ def bot_of(seat, game_index, n_players, rotate):
 
 
 @njit(inline="always")  # a dispatch: not a call that copies the scratch tuple
-def decide(st, tab, decision, p, bots, bot, rng, scratch):
+def decide(st, tab, decision, p, bots, bot, rng, scratch, searching=True):
     """The move bot ``bot`` plays for seat p at ``decision`` (step.START or step.TURN): a
-    search bot's search, or the other bots' choice (policy.py)."""
-    if bots[0][bot] == SEARCH:
-        return search.search_move(st, tab, decision, p, bots, bot, rng, scratch)
+    search bot's search, or the other bots' choice (policy.py). ``searching`` None: no seat
+    searches (selectors.search_switch), the search is not compiled."""
+    if searching is not None:
+        if bots[0][bot] == SEARCH:
+            return search.search_move(st, tab, decision, p, bots, bot, rng, scratch)
     return policy.choose(st, tab, decision, p, bots, bot, rng, scratch)
 
 
 @njit(cache=True, _nrt=False)
-def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch, log, check):
+def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch, log, check,
+              searching):
     """Play game ``game_index`` of ``seed`` to the end in ``st``: advance, decide, apply.
 
     Returns (log length, first invariant violation code or 0; checked after every turn
-    when ``check``).
+    when ``check``). ``searching``: selectors.search_switch(bots); with None the kernel is
+    compiled without the search.
 
     Compiled without numba's reference counting (``_nrt=False``), which also applies to
     everything it calls: none of it allocates, and the counting (an atomic increment and
@@ -58,9 +62,10 @@ def play_game(tab, n_players, seed, game_index, bots, rotate, st, rng, scratch, 
         if decision == step.TURN and bots[0][bot] == RANDOM:
             move = policy.random_turn(st, tab, p, scratch[0], rng)
         else:
-            move = decide(st, tab, decision, p, bots, bot, rng, scratch)
-            if log.shape[0] and bots[0][bot] == SEARCH:  # replay: the moves it weighed
-                nlog = search.log_weighed(scratch[5], p, decision, log, nlog)
+            move = decide(st, tab, decision, p, bots, bot, rng, scratch, searching)
+            if searching is not None:
+                if log.shape[0] and bots[0][bot] == SEARCH:  # replay: the moves it weighed
+                    nlog = search.log_weighed(scratch[5], p, decision, log, nlog)
         nlog = step.apply(st, tab, move, log, nlog)
     return nlog, bad
 

@@ -8,6 +8,7 @@ from numba import njit, prange
 from sim.magnificent import rules as R
 from sim.magnificent import state as S
 from sim.magnificent.play import LOG_COLS, bot_of, new_scratch, play_game
+from strategies.selectors import search_switch
 
 # Per (game, seat) integer results, field-major: seat_out[field, g, p]. score_<source> in
 # state.SOURCES order; the drafted fields are bit sets (bit k: master card or trainer tile
@@ -75,8 +76,8 @@ def record(st, tab, g, seat_out, win_out, game_out, rotate, game_index, bad, win
 
 
 @njit(parallel=True, cache=True)
-def play_batch(tab, n_players, side, seed, start, n, bots, rotate, check, seat_out, win_out,
-               game_out):
+def play_batch(tab, n_players, side, seed, start, n, bots, rotate, check, searching, seat_out,
+               win_out, game_out):
     """Play games start..start+n-1; one lane of games per thread, buffers reused in a lane."""
     lanes = min(n, 64)
     for lane in prange(lanes):
@@ -89,7 +90,7 @@ def play_batch(tab, n_players, side, seed, start, n, bots, rotate, check, seat_o
         for g in range(lane, n, lanes):
             game_index = start + g
             _, bad = play_game(tab, n_players, side, seed, game_index, bots, rotate, st, rng,
-                               scratch, log, check)
+                               scratch, log, check, searching)
             record(st, tab, g, seat_out, win_out, game_out, rotate, game_index, bad, wins,
                    ranks)
 
@@ -101,5 +102,6 @@ def run_chunk(tab, n_players: int, side: int, seed: int, start: int, n: int, bot
     win_out = np.zeros((n, n_players))
     game_out = np.zeros((NG, n), dtype=np.int64)
     play_batch(tab, np.int64(n_players), np.int64(side), np.int64(seed), np.int64(start),
-               np.int64(n), tuple(bots), rotate, check, seat_out, win_out, game_out)
+               np.int64(n), tuple(bots), rotate, check, search_switch(bots), seat_out, win_out,
+               game_out)
     return seat_out, win_out, game_out

@@ -55,10 +55,19 @@ N_FEATURES = len(FEATURES)
 SQUARE_VALUE, GEM_VALUE, POSTER_VALUE, TENT_VALUE = 0.5, 0.6, 1.5, 3.0
 
 
+# the features' buffer: poster values for the best-shows sum, then (action_parts) the best
+# build value over the first L levels at V_BUILD + L and the showable posters' values sorted
+# at V_SHOWN, their count at V_N_SHOWN
+V_BUILD = S.POSTER_SPACES + 1
+V_SHOWN = V_BUILD + S.MAX_LEVELS + 1
+V_N_SHOWN = V_SHOWN + S.POSTER_SPACES + 1
+BUFFER_SIZE = V_N_SHOWN + 1
+
+
 @njit
 def new_buffers():
-    """A lane's feature buffers: poster values for the best-shows sum."""
-    return np.zeros(S.POSTER_SPACES + 1)
+    """A lane's feature buffer (V_BUILD, V_SHOWN, ...)."""
+    return np.zeros(BUFFER_SIZE)
 
 
 @njit(inline="always")
@@ -75,6 +84,22 @@ def deck_value(tab) -> float:
 @njit
 def best_shows(st, tab, p, shows, values) -> float:
     """Points and coins of the ``shows`` best posters that can be shown now (each alone)."""
+    n = _showable(st, tab, p, values)
+    return _top_sum(values, 0, n, shows)
+
+
+@njit(inline="always")
+def _top_sum(values, at, n, shows) -> float:
+    """The sum of the ``shows`` largest of the n sorted values at ``at``, smallest first."""
+    total = 0.0
+    for i in range(max(0, n - shows), n):
+        total += values[at + i]
+    return total
+
+
+@njit
+def _showable(st, tab, p, values) -> int:
+    """The values of the posters seat p can show now, sorted into values[:n]; returns n."""
     b = S.seat(p)
     n = 0
     for k in range(S.POSTER_SPACES):
@@ -90,10 +115,7 @@ def best_shows(st, tab, p, shows, values) -> float:
                 i -= 1
             values[i] = v
             n += 1
-    total = 0.0
-    for i in range(max(0, n - shows), n):
-        total += values[i]
-    return total
+    return n
 
 
 @njit(inline="always")
@@ -143,10 +165,21 @@ def _die(st, tab, p, code, colour, row) -> None:
 @njit
 def action_value(st, tab, p, power, level_plus, travel_plus, show_plus, values) -> float:
     """The best action's ACTION_VALUE measure at ``power`` with the trainers' additions."""
+    action_parts(st, tab, p, values)
+    return action_value_at(st, tab, p, power, level_plus, travel_plus, show_plus, values)
+
+
+@njit
+def action_parts(st, tab, p, values) -> None:
+    """What action_value_at reads, the same for every move of a decision: the best build
+    value over the first L levels (values[V_BUILD + L]) and the posters seat p can show,
+    sorted (V_SHOWN, V_N_SHOWN). Once a decision, not twice a move: the boosts' features
+    took half of a greedy game's time computing them again."""
     b = S.seat(p)
     colour = st[b + S.COLOUR]
     best = 0.0
-    for level in range(min(R.highest_level(tab, power) + level_plus, tab[R.P_LEVELS])):
+    values[V_BUILD] = best
+    for level in range(tab[R.P_LEVELS]):
         squares = 0
         ok = True
         for large in range(2):
@@ -157,12 +190,26 @@ def action_value(st, tab, p, power, level_plus, travel_plus, show_plus, values) 
                 squares += need * tab[T.TILE_CELLS + t]
         if ok:
             best = max(best, squares * SQUARE_VALUE)
+        values[V_BUILD + level + 1] = best
+    n = _showable(st, tab, p, values)
+    for i in range(n):
+        values[V_SHOWN + i] = values[i]
+    values[V_N_SHOWN] = n
+
+
+@njit
+def action_value_at(st, tab, p, power, level_plus, travel_plus, show_plus, values) -> float:
+    """action_value from the decision's action_parts in ``values``."""
+    b = S.seat(p)
+    colour = st[b + S.COLOUR]
+    best = values[V_BUILD + min(R.highest_level(tab, power) + level_plus, tab[R.P_LEVELS])]
     shows = 0
     for s in range(tab[R.P_PERF]):
         if st[S.PERF + s] < 0 and tab[T.PERF_POWER + s] <= power:
             shows = max(shows, tab[T.PERF_SHOWS + s])
     if shows + show_plus > 0:
-        best = max(best, best_shows(st, tab, p, shows + show_plus, values))
+        best = max(best, _top_sum(values, V_SHOWN, np.int64(values[V_N_SHOWN]),
+                                  shows + show_plus))
     n = tab[T.TRACK_LEN + colour]
     pos = st[S.WAGON + colour]
     gathered = 0.0
@@ -180,7 +227,9 @@ def action_value(st, tab, p, power, level_plus, travel_plus, show_plus, values) 
 
 
 @njit
-def _boost(st, tab, p, move, row, values) -> None:
+def _boost(st, tab, p, move, row, values, now) -> None:
+    """A boost's features; ``now``: the best action's value before it (action_value, the
+    same for every boost of the decision)."""
     b = S.seat(p)
     power = st[b + S.POWER]
     added = 0
@@ -231,9 +280,8 @@ def _boost(st, tab, p, move, row, values) -> None:
             row[F_POINTS] = amount
     row[F_POWER] = added
     lp, tp, sp = st[b + S.LEVEL_PLUS], st[b + S.TRAVEL_PLUS], st[b + S.SHOW_PLUS]
-    row[F_ACTION_GAIN] = action_value(st, tab, p, power + added, lp + levels, tp + travel,
-                                      sp + shows, values) - action_value(st, tab, p, power, lp,
-                                                                         tp, sp, values)
+    row[F_ACTION_GAIN] = action_value_at(st, tab, p, power + added, lp + levels, tp + travel,
+                                         sp + shows, values) - now
 
 
 @njit
@@ -299,6 +347,10 @@ def _place(st, tab, p, t, k, row) -> None:
 def move_features(st, tab, p, kind, ctx, moves, n, out, values) -> None:
     """Features of seat p's ``n`` moves at a ``kind`` decision into out[:n]."""
     b = S.seat(p)
+    now = 0.0
+    if kind == M.K_BOOST:  # the parts and the value before a boost, once a decision
+        now = action_value(st, tab, p, st[b + S.POWER], st[b + S.LEVEL_PLUS],
+                           st[b + S.TRAVEL_PLUS], st[b + S.SHOW_PLUS], values)
     for m in range(n):
         move = moves[m]
         row = out[m]
@@ -316,7 +368,7 @@ def move_features(st, tab, p, kind, ctx, moves, n, out, values) -> None:
             if move == M.STOP:
                 row[F_STOP] = 1
             else:
-                _boost(st, tab, p, move, row, values)
+                _boost(st, tab, p, move, row, values, now)
         elif kind == M.K_ACTION:
             _action(st, tab, p, move, row, values)
         elif kind == M.K_PLACE:

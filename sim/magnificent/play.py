@@ -39,20 +39,24 @@ def new_scratch():
 
 
 @njit(inline="always")
-def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch) -> int:
+def decide(st, tab, p, kind, ctx, bots, bot, rng, scratch, searching=True) -> int:
     """Seat p's move at a ``kind`` decision, chosen by bot slot ``bot``: a search bot's
-    search, or the other bots' choice (policy.py); -1 when there is no legal move."""
-    if bots[0][bot] == SEARCH:
-        return search.search_move(st, tab, p, kind, bots, bot, rng, scratch)
+    search, or the other bots' choice (policy.py); -1 when there is no legal move.
+    ``searching`` None: no seat searches (selectors.search_switch), the search is not
+    compiled."""
+    if searching is not None:
+        if bots[0][bot] == SEARCH:
+            return search.search_move(st, tab, p, kind, bots, bot, rng, scratch)
     return policy.choose(st, tab, p, kind, ctx, bots, bot, rng, scratch)
 
 
 @njit(cache=True, _nrt=False)  # called from Python (replay): an entry point
 def play_game(tab, n_players, side, seed, game_index, bots, rotate, st, rng, scratch, log,
-              check):
+              check, searching):
     """Play game ``game_index`` of ``seed`` to the end in ``st``: advance, decide, apply.
     Returns (log length, first invariant violation code or 0; checked after every turn and
-    round step when ``check``).
+    round step when ``check``). ``searching``: selectors.search_switch(bots); with None the
+    kernel is compiled without the search.
 
     Compiled without numba's reference counting (``_nrt=False``), as the other games': none
     of it allocates (buffers come in ``scratch``)."""
@@ -66,9 +70,10 @@ def play_game(tab, n_players, side, seed, game_index, bots, rotate, st, rng, scr
             break
         ctx[0] = st[S.F_TILE]
         bot = (first + p) % n_players
-        move = decide(st, tab, p, kind, ctx, bots, bot, rng, scratch)
-        if log.shape[0] and bots[0][bot] == SEARCH:  # replay: the moves it weighed
-            nlog = search.log_weighed(scratch[8], st, p, kind, log, nlog)
+        move = decide(st, tab, p, kind, ctx, bots, bot, rng, scratch, searching)
+        if searching is not None:
+            if log.shape[0] and bots[0][bot] == SEARCH:  # replay: the moves it weighed
+                nlog = search.log_weighed(scratch[8], st, p, kind, log, nlog)
         nlog = step.apply(st, tab, move, ctx, details, log, nlog)
     return nlog, st[S.F_BAD]
 
