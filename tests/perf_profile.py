@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -84,6 +85,8 @@ def main(game: str, bots: str, players: int, games: int) -> None:
     perf.wait()
     report = subprocess.run(["perf", "report", "-i", str(data), "--no-children", "--sort",
                              "sym", "--stdio"], capture_output=True, text=True).stdout
+    Path(f"/tmp/perf-{os.getpid()}.map").unlink()
+    shutil.rmtree(data.parent)
     print(f"{game}, {','.join(lineup)}: {rate:,.0f} games/s on one thread under perf; "
           f"{mapped} compiled functions mapped")
     for line in [x for x in report.splitlines() if x.strip() and not x.startswith("#")][:20]:

@@ -127,3 +127,22 @@ def test_a_placement_completes_only_what_was_not_complete_before():
     below = placement(t, bits((2, 0), (2, 1), (2, 2), (3, 0), (3, 1), (3, 2)))
     f = features(st, 0, M.K_PLACE, [below], ctx)
     assert f["rows"] == [0] and f["sections"] == [0]
+
+
+def test_the_action_value_is_the_best_build_within_reach():
+    """With no travel and no show within reach, a seat's action value is its best build: the
+    squares of the richest level its power and trainers reach, at SQUARE_VALUE a square (an
+    empty camp fits every tile, the supply is full); read once a decision from its parts."""
+    from sim.magnificent import tables as T
+
+    st = fresh()
+    b = S.seat(0)
+    st[b + S.CAMP] = 0
+    colour = st[b + S.COLOUR]
+    squares = [sum(TAB[(T.LEVEL_LARGE if large else T.LEVEL_SMALL) + level]
+                   * TAB[T.TILE_CELLS + R.tile_kind(TAB, colour, large)] for large in (0, 1))
+               for level in range(TAB[R.P_LEVELS])]
+    assert max(squares) > 0
+    for reach in range(TAB[R.P_LEVELS] + 1):
+        expected = max([0.0, *(s * F.SQUARE_VALUE for s in squares[:reach])])
+        assert F.action_value(st, TAB, 0, 0, reach, -99, -99, F.new_buffers()) == expected
