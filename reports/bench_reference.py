@@ -9,9 +9,9 @@ anywhere on the board it fits; a crowd-pleaser wants some cells of one colour. T
 bot weighs every legal move by the points it scores now (its tile's colour and design
 against the board's, the objectives it completes, a crowd-pleaser it claims) plus the change
 of its objectives' progress, as Festival's greedy preset does; two uniform numbers per
-decision, the best move with ties broken by the first. A game ends with the round in which a
-stack runs out or a seat completes 6 objectives: about 60 decisions at 4 players, as in
-Festival.
+decision, the best move with ties broken by the first (the greedy selector's own pick). A
+game ends with the round in which a stack runs out or a seat completes 6 objectives: about
+60 decisions at 4 players, as in Festival.
 
 It is not Festival (no pair objectives, starting sides, stacking or crowd-pleaser kinds
 beyond a colour count), so the ratio is a yardstick of the engine's overhead, not a rule
@@ -26,6 +26,8 @@ import numpy as np
 from numba import njit
 
 from sim.core.rng import seed_game, shuffle, uniform
+from sim.festival.rules import popcount
+from strategies.selectors import _greedy as greedy_pick
 
 SEATS, CELLS, STACK, PILE, HELD, CROWD = 4, 9, 12, 7, 8, 4
 CARDS = 4 * PILE
@@ -92,15 +94,6 @@ def _worth(value, size, card, got):
     return value[card] if got == size[card] else value[card] * got / size[card]
 
 
-@njit
-def _popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
 def _buffers() -> tuple:
     """The game's arrays, allocated once: the kernel allocates nothing."""
     seats = np.zeros((SEATS, STACK), dtype=np.int64)
@@ -152,7 +145,7 @@ def play_batch(place, col, des, size, value, serves, seed, n_games, n_players, b
                 colour, design = p % 4, (p + 1) % 4
                 most = 0
                 for k in range(4):
-                    most = max(most, _popcount(cm[p, k]))
+                    most = max(most, popcount(cm[p, k]))
                 for k in range(nheld[p]):
                     c = held[p, k]
                     base[k] = _worth(value, size, c, _met(place, col, des, c, cm, dm, p,
@@ -178,7 +171,7 @@ def play_batch(place, col, des, size, value, serves, seed, n_games, n_players, b
                                 gain += _worth(value, size, c, _met(place, col, des, c, cm,
                                                                     dm, p, occ[p] | bit))
                                 gain -= base[k]
-                        after = _popcount(cm[p, tile // 4])
+                        after = popcount(cm[p, tile // 4])
                         if after > most:
                             for k in range(CROWD):
                                 if crowd_open[k] and after >= crowd_need[k] > most:
@@ -205,21 +198,7 @@ def play_batch(place, col, des, size, value, serves, seed, n_games, n_players, b
                 if n == 0:
                     over = True
                     continue
-                best = 0
-                for m in range(1, n):
-                    if values[m] > values[best] + 1e-9:
-                        best = m
-                ties = 0
-                for m in range(n):
-                    ties += values[m] >= values[best] - 1e-9
-                pick = int(u1 * ties)
-                for m in range(n):
-                    if values[m] >= values[best] - 1e-9:
-                        if pick == 0:
-                            best = m
-                            break
-                        pick -= 1
-                move = moves[best]
+                move = moves[greedy_pick(values, n, u1)]  # the greedy selector's own pick
                 if move >= 2 * CELLS:  # take an objective
                     q = move - 2 * CELLS
                     held[p, nheld[p]] = piles[q * PILE + pile_n[q] - 1]
@@ -253,7 +232,7 @@ def play_batch(place, col, des, size, value, serves, seed, n_games, n_players, b
                         k += 1
                 most = 0
                 for k in range(4):
-                    most = max(most, _popcount(cm[p, k]))
+                    most = max(most, popcount(cm[p, k]))
                 for k in range(CROWD):
                     if crowd_open[k] and most >= crowd_need[k]:
                         crowd_open[k] = False

@@ -98,7 +98,16 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     if len(args) < 2:
         raise SystemExit(__doc__)
+    seats = len(args[1].split(","))
+    players = int(args[2]) if len(args) > 2 else seats if seats > 1 else 4
+    games = int(args[3]) if len(args) > 3 else 2000
+    if seats > 1 and players != seats:  # a line-up sets the players: another count is refused
+        raise SystemExit(f"perf_profile: {seats} bots for {players} players")
     with tempfile.TemporaryDirectory() as cache:
         os.environ["NUMBA_CACHE_DIR"] = cache
-        main(args[0], args[1], int(args[2]) if len(args) > 2 else 4,
-             int(args[3]) if len(args) > 3 else 2000)
+        from sim.core.errors import PlaytestError
+
+        try:
+            main(args[0], args[1], players, games)
+        except PlaytestError as e:
+            raise SystemExit(f"perf_profile: {e}") from None
