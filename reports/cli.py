@@ -406,7 +406,7 @@ An interrupted run keeps its finished chunks: the same command resumes it.
     s.add_argument("--backend", default="threads", help="threads (default), processes or dask")
     s.add_argument("--chunk-size", type=int, help="games per chunk and parquet file "
                    "(default 50000)")
-    s.add_argument("--threads", type=int, help="numba threads (threads backend)")
+    s.add_argument("--threads", type=int, help="threads playing the games (threads backend)")
     s.add_argument("--workers", type=int, help="worker processes (processes, local dask)")
     s.add_argument("--address", help="dask scheduler address (default: a local cluster)")
     s.add_argument("--no-rotate", action="store_true",
@@ -537,7 +537,7 @@ with the same command.
                    "numbers (to measure what pairing gives)")
     c.add_argument("--out", help="comparison folder (default runs/compare-GAME-Pp-seedS)")
     c.add_argument("--no-rotate", action="store_true", help="as for simulate")
-    c.add_argument("--threads", type=int, help="numba threads")
+    c.add_argument("--threads", type=int, help="threads playing the games")
     c.add_argument("--quiet", action="store_true", help="no progress bar")
     c.set_defaults(func=cmd_compare)
 
@@ -563,7 +563,7 @@ and index.html into OUT; an interrupted tournament resumes with the same command
     t.add_argument("--mode", "--side", dest="mode", help="as for simulate")
     t.add_argument("--data", help="as for simulate")
     t.add_argument("--out", help="tournament folder (default runs/tournament-GAME-Pp-seedS)")
-    t.add_argument("--threads", type=int, help="numba threads")
+    t.add_argument("--threads", type=int, help="threads playing the games")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
     t.set_defaults(func=cmd_tournament)
 
@@ -634,7 +634,7 @@ OUT/index.html; an interrupted balance resumes with the same command.
     w.add_argument("--mode", "--side", dest="mode", help="as for simulate")
     w.add_argument("--data", help="as for simulate")
     w.add_argument("--out", help="the balance folder (default runs/balance-GAME-Pp-seedS)")
-    w.add_argument("--threads", type=int, help="numba threads")
+    w.add_argument("--threads", type=int, help="threads playing the games")
     w.add_argument("--quiet", action="store_true", help="no progress bar")
     w.set_defaults(func=cmd_balance)
 
@@ -677,7 +677,7 @@ Targets (METRIC[,goal=G][,band=B][,weight=W]; repeat --target for a weighted sum
     u.add_argument("--mode", "--side", dest="mode", help="as for simulate")
     u.add_argument("--data", help="as for simulate")
     u.add_argument("--out", help="the search's folder (default runs/tune-GAME-Pp-seedS)")
-    u.add_argument("--threads", type=int, help="numba threads")
+    u.add_argument("--threads", type=int, help="threads playing the games")
     u.add_argument("--quiet", action="store_true", help="no progress bar")
     u.set_defaults(func=cmd_tune_rules)
 
@@ -717,7 +717,7 @@ how it was made. An interrupted tuning resumes from its work folder with the sam
                    "variant (as for simulate)")
     v.add_argument("--mode", "--side", dest="mode", help="as for simulate")
     v.add_argument("--data", help="as for simulate")
-    v.add_argument("--threads", type=int, help="numba threads")
+    v.add_argument("--threads", type=int, help="threads playing the games")
     v.add_argument("--quiet", action="store_true", help="no progress bar")
     v.set_defaults(func=cmd_tune_bot)
     return p

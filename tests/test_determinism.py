@@ -83,3 +83,26 @@ def test_compiled_dice_theme_park_plays_the_interpreted_games():
     for col in ("score", "score_operations", "score_objectives", "win", "money",
                 "dice_in_park", "operations"):
         assert (slow[col].to_numpy() == fast[col].to_numpy()).all(), col
+
+
+@pytest.mark.parametrize("n", [1, 5, 64, 65, 1000])
+def test_the_lanes_play_each_game_once_on_any_number_of_threads(n):
+    """run_lanes shares a chunk's lanes among the threads: whatever their number, every game
+    of the chunk is played once (the kernel here is Python, the batch kernels' loop)."""
+    from sim.core.lanes import LANES, run_lanes
+
+    def kernel(played, calls, n, first_lane, last_lane, lanes):
+        calls.append((int(first_lane), int(last_lane)))
+        for lane in range(first_lane, last_lane):
+            played.extend(range(lane, n, lanes))
+
+    before = numba.get_num_threads()
+    try:
+        for threads in range(1, numba.config.NUMBA_NUM_THREADS + 1):
+            numba.set_num_threads(threads)
+            played, calls = [], []
+            run_lanes(kernel, n, (played, calls, n))
+            assert sorted(played) == list(range(n))
+            assert len(calls) == min(threads, n, LANES)
+    finally:
+        numba.set_num_threads(before)

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,3 +42,18 @@ def test_a_damaged_cache_file_is_compiled_again_and_said_once(tmp_path, damage):
         in second.stderr and "Traceback" not in second.stderr
     third = _call(tmp_path)  # cached afresh: nothing to say
     assert third.returncode == 0 and third.stdout.strip() == "42" and not third.stderr
+
+
+def test_an_engine_function_compiles_once_whatever_constants_it_is_called_with():
+    """numba would compile ``seat`` once per literal (``seat(0)``, ``seat(3)``): the project's
+    calls pass constants as their type (kernel_cache._one_compile_per_type)."""
+    from numba import njit
+
+    from sim.dice_theme_park import state as S
+
+    @njit
+    def seats():
+        return S.seat(0) + S.seat(3) + S.seat(np.int64(1))
+
+    assert seats() == S.seat(0) + S.seat(3) + S.seat(1)
+    assert S.seat.overloads and not any("Literal" in str(sig) for sig in S.seat.overloads)

@@ -1,8 +1,9 @@
 """The batch kernel: games [start, start + n) of one seed, in parallel, into result arrays."""
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from sim.core.lanes import run_lanes
 from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival.play import bot_of, new_scratch, play_game
@@ -61,12 +62,12 @@ def record(st, tab, g, seat_out, win_out, game_out, scores, parts, wins, ranks, 
     game_out[GO_CHECK, g] = bad
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
 def play_batch(tab, n_players, seed, start, n, bots, rotate, check, searching, seat_out, win_out,
-               game_out):
-    """Play games start..start+n-1; one lane of games per thread, buffers reused in a lane."""
-    lanes = min(n, 64)
-    for lane in prange(lanes):
+               game_out, first_lane, last_lane, lanes):
+    """Play the games of lanes first_lane..last_lane - 1 of games start..start+n-1
+    (sim/core/lanes.py), buffers reused in a lane."""
+    for lane in range(first_lane, last_lane):
         st = np.zeros(S.STATE_SIZE, dtype=np.int64)
         rng = np.zeros(4, dtype=np.uint64)
         scratch = new_scratch()
@@ -90,6 +91,7 @@ def run_chunk(tab, n_players: int, seed: int, start: int, n: int, bots, rotate: 
     seat_out = np.zeros((NS, n, n_players), dtype=np.int64)
     win_out = np.zeros((n, n_players))
     game_out = np.zeros((NG, n), dtype=np.int64)
-    play_batch(tab, np.int64(n_players), np.int64(seed), np.int64(start), np.int64(n),
-               tuple(bots), rotate, check, search_switch(bots), seat_out, win_out, game_out)
+    run_lanes(play_batch, n, (tab, np.int64(n_players), np.int64(seed), np.int64(start),
+                              np.int64(n), tuple(bots), rotate, check, search_switch(bots),
+                              seat_out, win_out, game_out))
     return seat_out, win_out, game_out
