@@ -133,7 +133,8 @@ def _one_compile_per_type() -> None:
     get_call_type = dispatcher.get_call_type
 
     def typed_call(self, context, args, kws):
-        if self.dispatcher.py_func.__module__.split(".")[0] in PROJECT_PACKAGES:
+        module = getattr(self.dispatcher.py_func, "__module__", None) or ""
+        if module.split(".")[0] in PROJECT_PACKAGES:
             args = tuple(types.unliteral(a) for a in args)
             kws = {k: types.unliteral(v) for k, v in kws.items()}
         return get_call_type(self, context, args, kws)
