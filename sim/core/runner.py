@@ -14,6 +14,7 @@ thread count or the backend.
 from __future__ import annotations
 
 import fcntl
+import gc
 import importlib
 import itertools
 import os
@@ -495,7 +496,13 @@ def _compile(module, prepared, seed: int, progress: bool) -> float:
                          f"for line-ups {kind}, once per engine version"
                          + (f", about {took} s (on 2 cores)" if took else "") + "\n")
     t0 = time.perf_counter()
-    module.play_chunk(prepared, seed, 0, 1)
+    collecting = gc.isenabled()
+    gc.disable()  # numba makes millions of objects as it compiles; Python's collector
+    try:  # scanning them (and pandas', pyarrow's) took a fifth of a first compile
+        module.play_chunk(prepared, seed, 0, 1)
+    finally:
+        if collecting:
+            gc.enable()
     return round(time.perf_counter() - t0, 6)
 
 
