@@ -57,3 +57,31 @@ def test_an_engine_function_compiles_once_whatever_constants_it_is_called_with()
 
     assert seats() == S.seat(0) + S.seat(3) + S.seat(1)
     assert S.seat.overloads and not any("Literal" in str(sig) for sig in S.seat.overloads)
+
+
+def test_python_s_collector_is_off_while_a_kernel_compiles():
+    """numba's compile makes millions of objects: the collector stays off while it runs
+    (kernel_cache._compile_without_collector) and is on again after."""
+    import gc
+
+    from numba import njit
+
+    runs = []
+
+    def count(phase, info):
+        if phase == "start":
+            runs.append(info["generation"])
+
+    @njit
+    def spread(x):
+        total = 0.0
+        for i in range(x.shape[0]):
+            total += (x[i] - x.mean()) ** 2 if i % 3 else np.sqrt(abs(x[i]))
+        return total
+
+    gc.callbacks.append(count)
+    try:
+        assert spread(np.arange(5.0)) > 0
+    finally:
+        gc.callbacks.remove(count)
+    assert runs == [] and gc.isenabled()

@@ -14,7 +14,6 @@ thread count or the backend.
 from __future__ import annotations
 
 import fcntl
-import gc
 import importlib
 import itertools
 import os
@@ -496,13 +495,7 @@ def _compile(module, prepared, seed: int, progress: bool) -> float:
                          f"for line-ups {kind}, once per engine version"
                          + (f", about {took} s (on 2 cores)" if took else "") + "\n")
     t0 = time.perf_counter()
-    collecting = gc.isenabled()
-    gc.disable()  # numba makes millions of objects as it compiles; Python's collector
-    try:  # scanning them (and pandas', pyarrow's) took a fifth of a first compile
-        module.play_chunk(prepared, seed, 0, 1)
-    finally:
-        if collecting:
-            gc.enable()
+    module.play_chunk(prepared, seed, 0, 1)
     return round(time.perf_counter() - t0, 6)
 
 

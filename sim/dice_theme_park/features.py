@@ -55,8 +55,7 @@ F_STARS, F_MONEY, F_OPERABLE, F_DICE, F_PIPS, F_TILES, F_VALUE, F_RESOURCES, F_U
     F_MASCOTS = range(N_SNAPSHOT)
 HEX_PARTS = (F_STARS, F_OPERABLE, F_TILES, F_VALUE, F_UPGRADES)  # summed over the hexes
 FOOTPRINT = 3  # at most 3 hexes and 3 dice per move
-# move_features' ``exact``: numpy booleans, typed as bool, not as a literal of their own
-FOOTPRINT_PATH, EXACT_PATH = np.bool_(False), np.bool_(True)
+FOOTPRINT_PATH, EXACT_PATH = False, True  # move_features' ``exact``
 
 
 @njit
@@ -311,8 +310,7 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
     """Feature rows of seat p's ``n`` legal ``moves`` at a ``kind`` decision into ``feats``;
     ``buffers``: ``new_buffers()``; ``ctx``: the decision's context, which a move of a whole
     kind (the rearrange's new dice) is applied with. ``exact``: a whole copy and snapshot for
-    every move (FOOTPRINT_PATH or EXACT_PATH from compiled code: one compiled copy for
-    both; a literal True or False would compile one each)."""
+    every move (always given: a default left out is a type of its own, a second compile)."""
     work, before, after, hex_parts, counts, slots, wctx, on, fp, parts, left = buffers
     left[0] = -1
     snapshot(st, tab, p, before, hex_parts[0], counts[0], slots[0])

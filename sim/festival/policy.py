@@ -4,7 +4,6 @@ moves' features (strategies/selectors.py), from public information only. The gam
 numbers from the stream it is given, whatever the bot.
 """
 
-import numpy as np
 from numba import njit
 
 from sim.core.rng import uniform
@@ -43,11 +42,6 @@ def random_turn(st, tab, p, moves, rng):
     return moves[uniform_pick(n, u1)]
 
 
-# a starting objective's two sides, as a numpy integer: with a literal 2 numba compiled the
-# features and the selectors a second time for it
-SIDES = np.int64(2)
-
-
 @njit
 def decide_start(st, tab, p, bots, bot, rng, scratch):
     """Card index of the starting-objective side that seat p keeps."""
@@ -57,9 +51,9 @@ def decide_start(st, tab, p, bots, bot, rng, scratch):
     u1 = uniform(rng)
     u2 = uniform(rng)
     if selectors[bot] != RANDOM:
-        step.features(st, tab, step.START, p, moves, SIDES, scratch)
-    pick = select(selectors, params, weights, bot, F.KIND_START, scratch[1], scratch[2], SIDES,
-                  u1, u2)
+        step.features(st, tab, step.START, p, moves, 2, scratch)
+    pick = select(selectors, params, weights, bot, F.KIND_START, scratch[1], scratch[2], 2, u1,
+                  u2)
     return moves[pick]
 
 
