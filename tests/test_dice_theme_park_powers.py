@@ -607,6 +607,40 @@ def test_nudge_moves_two_different_dice_of_one_attraction_by_1_each(dtp):
     assert len(_skill_moves(st2, tab)) == 3  # twins: up-up, down-down, one of each
 
 
+def test_die_moves_share_a_row_per_spending_and_add_what_their_dice_do(dtp):
+    """The features of an operate decision's maps, guide, mascot adjustments and skill uses
+    are one row per thing spent plus what the move's dice do (features._die_part), equal to
+    a whole copy's: a nudge that sends the Tea Cups' 1 to the bag and raises its 3 to 4
+    leaves two even dice there, so the Tea Cups can operate (+1), with one die less."""
+    from sim.dice_theme_park import features as F
+
+    d, tab = dtp
+    st = _park(d, tab, {SPOOKY_HEX: "Spooky Woods"},
+               skills=["nudge-1", "push-1", "shift-blue", "flip-blue", "recolour-1"],
+               mascots=6)
+    b = S.seat(0)
+    st[b + S.MAPS_UP] = 2
+    st[b + S.PLAYED], st[b + S.PLAYED + 1] = STAFF["guide"], STAFF["mascot"]
+    one = R.add_die(st, 0, TEA_CUPS, YELLOW, 1)
+    three = R.add_die(st, 0, TEA_CUPS, GREEN, 3)
+    R.add_die(st, 0, TEA_CUPS, BLUE, 4)
+    R.add_die(st, 0, ENTRANCE, BLUE, 2)
+    R.add_die(st, 0, SPOOKY_HEX, BLUE, 5)
+    moves = np.array(Decisions(st, tab).raw(M.K_OPERATE), dtype=np.int64)
+    rows = []
+    for exact in (F.FOOTPRINT_PATH, F.EXACT_PATH):
+        feats = np.zeros((len(moves), F.N_FEATURES))
+        F.move_features(st, tab, 0, M.K_OPERATE, moves, len(moves), feats, F.new_buffers(),
+                        np.zeros(1 + S.DICE, dtype=np.int64), exact)
+        rows.append(feats)
+    assert (rows[0] == rows[1]).all()
+    assert {M.decode(m)[0] for m in moves} >= {M.T_MAP, M.T_GUIDE, M.T_PIPS, M.T_TINT,
+                                                M.T_SKILL}
+    nudge = list(moves).index(M.encode(M.T_SKILL, one, three, 0) | (2 << 32))  # -1, +1
+    row = dict(zip(F.FEATURES, rows[0][nudge]))
+    assert (row["operable"], row["dice"], row["pips"], row["resources"]) == (1, -1, 0, -1)
+
+
 def test_push_moves_a_die_to_a_neighbour_then_may_move_a_second(dtp):
     d, tab = dtp
     st = _park(d, tab, {SPOOKY_HEX: "Spooky Woods"}, skills=["push-1"])

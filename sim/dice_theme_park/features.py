@@ -11,8 +11,10 @@ after each move only what the move can touch (the hexes and dice of its footprin
 again and put back. A move of a ``whole_kind`` (the starting tile, a monorail, a free build: a
 few per game) gets a whole copy and snapshot; ``exact=True`` takes that path for every move,
 and a test holds the two paths equal. Moves that must come out alike share the work: a tile's
-build on each of its hexes (``_as_previous``), and a die's vacated hex whatever its
-destination (``_after``'s ``left``).
+build on each of its hexes (``_as_previous``), a die's vacated hex whatever its
+destination (``_after``'s ``left``), and an operate decision's die moves (a map, the guide, a
+mascot's adjustments, a skill acting on dice), whose rows differ only in what their dice do
+(``_die_part``).
 """
 
 from __future__ import annotations
@@ -54,7 +56,11 @@ N_SNAPSHOT = 10  # the first N_SNAPSHOT features are before/after differences
 F_STARS, F_MONEY, F_OPERABLE, F_DICE, F_PIPS, F_TILES, F_VALUE, F_RESOURCES, F_UPGRADES, \
     F_MASCOTS = range(N_SNAPSHOT)
 HEX_PARTS = (F_STARS, F_OPERABLE, F_TILES, F_VALUE, F_UPGRADES)  # summed over the hexes
+H_OPERABLE = 1  # F_OPERABLE's place in HEX_PARTS
 FOOTPRINT = 3  # at most 3 hexes and 3 dice per move
+# the die moves' rows (``_spending``): a (type, use) pair of a map, the guide or a mascot's
+# adjustment, then each skill card held
+SPENDINGS = 2 * (M.T_TINT - M.T_MAP + 1) + S.SKILLS_HELD
 FOOTPRINT_PATH, EXACT_PATH = False, True  # move_features' ``exact``
 
 
@@ -63,8 +69,9 @@ def new_buffers():
     """The features' buffers, allocated once per game lane: a state copy, the snapshots
     before and after, for both the hexes' parts and the dice by hex (moves.sort_park), the
     copy of the decision's context a whole kind's moves are applied with, a
-    hex's dice, the footprint (hexes, then dice), one hex's parts and a hex's share once a
-    die has left it (``_after``)."""
+    hex's dice, the footprint (hexes, then dice), one hex's parts, a hex's share once a
+    die has left it (``_after``) and the die moves' rows without their die's part, with
+    which of them are there (``_die_part``)."""
     return (np.zeros(S.SIZE, dtype=np.int64), np.zeros(N_SNAPSHOT, dtype=np.int64),
             np.zeros(N_SNAPSHOT, dtype=np.int64),
             np.zeros((2, S.HEXES, len(HEX_PARTS)), dtype=np.int64),
@@ -72,7 +79,8 @@ def new_buffers():
             np.zeros((2, S.HEXES, S.PARK_DICE), dtype=np.int64),
             np.zeros(1 + S.DICE, dtype=np.int64), np.zeros(S.DICE, dtype=np.int64),
             np.zeros(2 * FOOTPRINT, dtype=np.int64), np.zeros(len(HEX_PARTS), dtype=np.int64),
-            np.zeros(1 + len(HEX_PARTS), dtype=np.int64))
+            np.zeros(1 + len(HEX_PARTS), dtype=np.int64),
+            np.zeros((SPENDINGS, N_FEATURES)), np.zeros(SPENDINGS, dtype=np.int64))
 
 
 @njit(inline="always")  # per feature row
@@ -194,12 +202,12 @@ def _copy(dst, src, start, stop) -> None:
 @njit
 def _sync(work, st, p) -> None:
     """``work`` = ``st`` where a move with a footprint reads or writes: the shared counters,
-    the display and discard pile, the dice in use and seat p's block."""
+    the display and discard pile, seat p's dice in use and its block (no such move reads
+    another seat's)."""
     _copy(work, st, 0, S.DICE_N + S.MAX_PLAYERS)
-    for q in range(st[S.N_PLAYERS]):
-        first, last = S.park_slots(st, q)
-        for field in (S.DIE_COL, S.DIE_PIPS, S.DIE_AT, S.DIE_TINT):
-            _copy(work, st, field + first, field + last)
+    first, last = S.park_slots(st, p)
+    for field in (S.DIE_COL, S.DIE_PIPS, S.DIE_AT, S.DIE_TINT):
+        _copy(work, st, field + first, field + last)
     _copy(work, st, S.seat(p), S.seat(p) + S.SEAT_SIZE)
 
 
@@ -305,14 +313,86 @@ def _as_previous(kind, moves, m) -> bool:
     return t == M.T_ACT and t0 == M.T_ACT and a == a0
 
 
+@njit(inline="always")  # per feature row
+def _spending(st, tab, p, kind, move) -> int:
+    """An operate decision's die move (a map, the guide, a mascot's or an extra
+    adjustment, a skill acting on dice): what it spends, as a row of the die moves'
+    rows (all that spend alike share every feature but the die's part, ``_die_part``); -1
+    for another move."""
+    t, _, _, c = M.decode(move)
+    if kind != M.K_OPERATE or t < M.T_MAP:
+        return -1
+    if t == M.T_SKILL:
+        power = W.skill_power(st, tab, p, c)
+        if power == R.SK_MONEY or power == R.SK_STARS:
+            return -1  # a gain that depends on the hex
+        return SPENDINGS - S.SKILLS_HELD + c
+    return 2 * (t - M.T_MAP) + (c if t >= M.T_PIPS else 0)
+
+
+@njit(inline="always")  # per hex of a die move
+def _operable_part(st, work, tab, p, h, i, j, counts, slots, on) -> int:
+    """Hex h's operable part in ``work``, where only dice i and j (-1: none) may have
+    changed (moved to h, away from h, adjusted on h, discarded) since ``st``, whose dice by
+    hex are ``counts`` and ``slots``."""
+    if not R.free_icon(st, tab, p, h):
+        return 0
+    m = 0
+    for k in range(counts[h]):
+        if slots[h, k] != i and slots[h, k] != j:
+            on[m] = slots[h, k]
+            m += 1
+    for d in (i, j):
+        if d >= 0 and work[S.DIE_AT + d] == p * S.HEXES + h:
+            on[m] = d
+            m += 1
+    return 1 if R.has_party(work, tab, st[S.seat(p) + S.TILE + h], on[:m]) else 0
+
+
+@njit(inline="always")  # per die move
+def _die_part(st, work, tab, p, move, hex_parts, counts, slots, on, out) -> None:
+    """What die move ``move`` changes through its dice alone (``M.change_die``), as
+    changes of (operable, dice, pips) into out[:3]; ``work`` is ``st`` there before and
+    after. A nudge changes two dice on one hex, the others one die."""
+    t, i, other, c = M.decode(move)
+    j = other if t == M.T_SKILL and W.skill_power(st, tab, p, c) == R.SK_NUDGE else -1
+    here = st[S.DIE_AT + i] % S.HEXES
+    M.change_die(work, tab, p, move)
+    to = work[S.DIE_AT + i]
+    out[0] = 0
+    for x in range(2):  # the die's hex, then the one it joins
+        h = here if x == 0 else to % S.HEXES
+        if x == 1 and (to == S.NOWHERE or h == here):
+            break
+        before = hex_parts[h, H_OPERABLE]
+        if (x == 0 and j < 0 and to != st[S.DIE_AT + i] and before == 0) or (
+                x == 1 and before == 1):
+            continue  # a die leaving a hex keeps none there, joining one keeps its parties
+        out[0] += _operable_part(st, work, tab, p, h, i, j, counts, slots, on) - before
+    out[1] = 0
+    out[2] = 0
+    for d in (i, j):
+        if d >= 0:
+            d0, p0 = _die_parts(st, p, d)
+            d1, p1 = _die_parts(work, p, d)
+            out[1] += d1 - d0
+            out[2] += p1 - p0
+            for field in (S.DIE_COL, S.DIE_AT, S.DIE_PIPS, S.DIE_TINT):
+                work[field + d] = st[field + d]
+    _copy(work, st, S.BAG, S.BAG + S.COLOURS)  # a die discarded or recoloured
+
+
 @njit
 def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> None:
     """Feature rows of seat p's ``n`` legal ``moves`` at a ``kind`` decision into ``feats``;
     ``buffers``: ``new_buffers()``; ``ctx``: the decision's context, which a move of a whole
     kind (the rearrange's new dice) is applied with. ``exact``: a whole copy and snapshot for
     every move (always given: a default left out is a type of its own, a second compile)."""
-    work, before, after, hex_parts, counts, slots, wctx, on, fp, parts, left = buffers
+    work, before, after, hex_parts, counts, slots, wctx, on, fp, parts, left, spent, \
+        seen = buffers
     left[0] = -1
+    seen[:] = 0
+    die = fp[:3]  # a die move's own part (``_die_part``)
     snapshot(st, tab, p, before, hex_parts[0], counts[0], slots[0])
     whole = exact or whole_kind(kind)
     if whole:
@@ -323,6 +403,15 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
         if not whole and _as_previous(kind, moves, m):
             for f in range(N_FEATURES):
                 feats[m, f] = feats[m - 1, f]
+            continue
+        spends = -1 if whole else _spending(st, tab, p, kind, moves[m])
+        if spends >= 0 and seen[spends]:  # the row of a die move spending alike, this die's part
+            _die_part(st, work, tab, p, moves[m], hex_parts[0], counts[0], slots[0], on, die)
+            for f in range(N_FEATURES):
+                feats[m, f] = spent[spends, f]
+            feats[m, F_OPERABLE] += die[0]
+            feats[m, F_DICE] += die[1]
+            feats[m, F_PIPS] += die[2]
             continue
         if whole:  # a copy of the context too: the moves read it, the monorail's writes it
             _copy(wctx, ctx, 0, ctx.shape[0])
@@ -338,6 +427,14 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
         for f in range(N_SNAPSHOT):
             feats[m, f] = after[f] - before[f]
         _move_parts(st, tab, p, kind, moves[m], feats[m])
+        if spends >= 0:  # the first die move spending so: its row without its die's part
+            _die_part(st, work, tab, p, moves[m], hex_parts[0], counts[0], slots[0], on, die)
+            for f in range(N_FEATURES):
+                spent[spends, f] = feats[m, f]
+            spent[spends, F_OPERABLE] -= die[0]
+            spent[spends, F_DICE] -= die[1]
+            spent[spends, F_PIPS] -= die[2]
+            seen[spends] = 1
 
 
 @njit(inline="always")  # per feature row

@@ -708,6 +708,22 @@ def random_operate_move(st, tab, p, moves, ws, u) -> int:
                         near)
 
 
+@njit(inline="always")  # per feature row: features._die_part
+def change_die(st, tab, p, move) -> None:
+    """What an operate decision's map, guide, mascot adjustment or skill use (``apply``)
+    does to the dice, without spending the map, the guide or the mascot: the bots' features
+    share the rest between such moves, and a checked game holds them equal to ``apply``'s."""
+    t, a, bb, c = decode(move)
+    if t == T_SKILL:
+        W.skill_effect(st, tab, p, c, a, bb, move >> 32)
+    elif t == T_MAP or t == T_GUIDE:
+        R.move_die(st, p, a, bb)
+    elif t == T_PIPS:
+        R.adjust_pips(st, a, 1 if bb == 1 else -1)
+    else:
+        R.adjust_colour(st, a, bb)
+
+
 @njit
 def apply(st, tab, p, kind, move, ctx) -> int:
     """Apply seat p's ``move`` at a ``kind`` decision. Returns what must follow: for an

@@ -181,6 +181,22 @@ def use_skill(st, tab, p, k, a, b, c) -> int:
         b if power == R.SK_PULL else st[S.DIE_AT + a] % S.HEXES)
     st[st_b + S.EXTRA_LEFT] = R.played(st, p, R.MASCOT)
     st[st_b + S.EXTRA_HEX] = here
+    skill_effect(st, tab, p, k, a, b, c)
+    if (power == R.SK_PUSH or power == R.SK_PULL) and amount > 1:
+        st[st_b + S.AGAIN_LEFT] = amount - 1
+        return 1
+    return 0
+
+
+@njit
+def skill_effect(st, tab, p, k, a, b, c) -> None:
+    """What seat p's k-th skill card does (``use_skill``'s a, b and c), without placing the
+    mascot or marking the card used: the bots' features share the rest between the uses of
+    one card that act on dice (features._die_part)."""
+    st_b = S.seat(p)
+    card = st[st_b + S.SKILLS + k]
+    power = tab[TB.SK_POWER + card]
+    amount = tab[TB.SK_AMOUNT + card]
     if power == R.SK_SHIFT:
         R.adjust_pips(st, a, amount if b == 1 else -amount)
     elif power == R.SK_TWO_FIVE:
@@ -198,15 +214,11 @@ def use_skill(st, tab, p, k, a, b, c) -> int:
         R.adjust_pips(st, b, amount if c & 2 else -amount)
     elif power == R.SK_PUSH or power == R.SK_PULL or power == R.SK_LEAP:
         R.move_die(st, p, a, b)
-        if power != R.SK_LEAP and amount > 1:
-            st[st_b + S.AGAIN_LEFT] = amount - 1
-            return 1
     elif power == R.SK_RECOLOUR:
         st[S.BAG + st[S.DIE_COL + a]] += 1
         st[S.BAG + b] -= 1
         st[S.DIE_COL + a] = b
         st[S.DIE_TINT + a] = -1
-    return 0
 
 
 @njit
