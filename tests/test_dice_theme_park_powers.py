@@ -611,7 +611,8 @@ def test_die_moves_share_a_row_per_spending_and_add_what_their_dice_do(dtp):
     """The features of an operate decision's maps, guide, mascot adjustments and skill uses
     are one row per thing spent plus what the move's dice do (features._die_part), equal to
     a whole copy's: a nudge that sends the Tea Cups' 1 to the bag and raises its 3 to 4
-    leaves two even dice there, so the Tea Cups can operate (+1), with one die less."""
+    leaves two even dice there, so the Tea Cups can operate (+1), with one die less; the
+    mascot staff's extra adjustment there spends no mascot, a new mascot's does."""
     from sim.dice_theme_park import features as F
 
     d, tab = dtp
@@ -621,6 +622,7 @@ def test_die_moves_share_a_row_per_spending_and_add_what_their_dice_do(dtp):
     b = S.seat(0)
     st[b + S.MAPS_UP] = 2
     st[b + S.PLAYED], st[b + S.PLAYED + 1] = STAFF["guide"], STAFF["mascot"]
+    st[b + S.MASCOTS_USED], st[b + S.EXTRA_LEFT], st[b + S.EXTRA_HEX] = 1, 1, TEA_CUPS
     one = R.add_die(st, 0, TEA_CUPS, YELLOW, 1)
     three = R.add_die(st, 0, TEA_CUPS, GREEN, 3)
     R.add_die(st, 0, TEA_CUPS, BLUE, 4)
@@ -639,6 +641,9 @@ def test_die_moves_share_a_row_per_spending_and_add_what_their_dice_do(dtp):
     nudge = list(moves).index(M.encode(M.T_SKILL, one, three, 0) | (2 << 32))  # -1, +1
     row = dict(zip(F.FEATURES, rows[0][nudge]))
     assert (row["operable"], row["dice"], row["pips"], row["resources"]) == (1, -1, 0, -1)
+    spent = {M.decode(m)[3]: dict(zip(F.FEATURES, r))["resources"]
+             for m, r in zip(moves, rows[0]) if M.decode(m)[0] == M.T_PIPS}
+    assert spent == {0: -1, 1: 0}  # a mascot's adjustment, the extra one
 
 
 def test_push_moves_a_die_to_a_neighbour_then_may_move_a_second(dtp):

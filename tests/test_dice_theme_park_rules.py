@@ -335,6 +335,9 @@ def test_parties_against_the_brute_force_reference(dtp):
         got = _engine_parties(st, tab, FERRIS_HEX)
         assert len(got) == len(set(got))
         assert set(got) == _reference_parties(d, name, dice)
+        on = np.array([i for i in range(S.PARK_DICE) if st[S.DIE_AT + i] == FERRIS_HEX],
+                      dtype=np.int64)
+        assert R.has_party(st, tab, _row(d, name), on) == bool(got)  # the features' check
 
     check()
 
@@ -366,6 +369,9 @@ def test_each_requirement_kind_true_and_false(dtp, name, dice, can):
         R.add_die(st, 0, FERRIS_HEX, colour, pips)
     out = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
     assert (R.parties(st, tab, 0, FERRIS_HEX, out, WORK) > 0) == can
+    on = np.array([i for i in range(S.PARK_DICE) if st[S.DIE_AT + i] == FERRIS_HEX],
+                  dtype=np.int64)
+    assert R.has_party(st, tab, _row(d, name), on) == can  # the features' check
     # the compiled check agrees with balance.py's plain reference
     from sim.dice_theme_park.balance import can_operate
 

@@ -59,8 +59,8 @@ HEX_PARTS = (F_STARS, F_OPERABLE, F_TILES, F_VALUE, F_UPGRADES)  # summed over t
 H_OPERABLE = 1  # F_OPERABLE's place in HEX_PARTS
 FOOTPRINT = 3  # at most 3 hexes and 3 dice per move
 # the die moves' rows (``_spending``): a (type, use) pair of a map, the guide or a mascot's
-# adjustment, then each skill card held
-SPENDINGS = 2 * (M.T_TINT - M.T_MAP + 1) + S.SKILLS_HELD
+# adjustment, then a skill's use (each card spends a mascot alike: no feature tells which)
+SPENDINGS = 2 * (M.T_TINT - M.T_MAP + 1) + 1
 FOOTPRINT_PATH, EXACT_PATH = False, True  # move_features' ``exact``
 
 
@@ -326,7 +326,7 @@ def _spending(st, tab, p, kind, move) -> int:
         power = W.skill_power(st, tab, p, c)
         if power == R.SK_MONEY or power == R.SK_STARS:
             return -1  # a gain that depends on the hex
-        return SPENDINGS - S.SKILLS_HELD + c
+        return SPENDINGS - 1
     return 2 * (t - M.T_MAP) + (c if t >= M.T_PIPS else 0)
 
 
