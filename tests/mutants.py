@@ -877,7 +877,7 @@ MUTANTS = [
     ("sim/core/lanes.py", "cuts = [lanes * k // threads for k in range(threads + 1)]",
      "cuts = [lanes * k // threads for k in range(threads)] + [lanes - 1]",
      ["test_determinism.py"]),
-    ("sim/core/lanes.py", "threads = max(1, min(numba.get_num_threads(), lanes))",
+    ("sim/core/lanes.py", "threads = max(1, min(threads, lanes))",
      "threads = 1", ["test_determinism.py"]),
     ("sim/festival/batch.py", "    for lane in range(first_lane, last_lane):",
      "    for lane in range(first_lane + 1, last_lane):", ["test_determinism.py"]),
@@ -901,6 +901,9 @@ MUTANTS = [
     ("sim/dice_theme_park/powers.py", "    skill_effect(st, tab, p, k, a, b, c)\n"
      "    if (power == R.SK_PUSH",
      "    if (power == R.SK_PUSH", [DP]),
+    # review mends: more threads than lanes
+    ("sim/core/lanes.py", "lanes = min(n, max(LANES, threads))", "lanes = min(n, LANES)",
+     ["test_determinism.py"]),
 ]
 
 

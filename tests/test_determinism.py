@@ -106,3 +106,19 @@ def test_the_lanes_play_each_game_once_on_any_number_of_threads(n):
             assert len(calls) == min(threads, n, LANES)
     finally:
         numba.set_num_threads(before)
+
+
+def test_threads_beyond_the_lanes_each_get_a_lane(monkeypatch):
+    """More threads than the 64 lanes (a large machine's ``--threads``) are each given a
+    lane, not cut to 64; every game is still played once."""
+    from sim.core import lanes as L
+
+    def kernel(played, calls, n, first_lane, last_lane, lanes):
+        calls.append(int(lanes))
+        for lane in range(first_lane, last_lane):
+            played.extend(range(lane, n, lanes))
+
+    monkeypatch.setattr(L.numba, "get_num_threads", lambda: 100)
+    played, calls = [], []
+    L.run_lanes(kernel, 1000, (played, calls, 1000))
+    assert sorted(played) == list(range(1000)) and calls == [100] * 100

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-LANES = 64  # a chunk's lanes at most; a thread gets whole lanes
+LANES = 64  # a chunk's lanes at most, or one per thread where there are more threads
 
 
 _pool: tuple[int, ThreadPoolExecutor] | None = None  # (the process it serves, the pool)
@@ -41,8 +41,9 @@ def _threads() -> ThreadPoolExecutor:
 def run_lanes(kernel, n: int, args: tuple) -> None:
     """Play a chunk of ``n`` games: ``kernel(*args, first_lane, last_lane, lanes)`` for each
     thread's range of lanes."""
-    lanes = min(n, LANES)
-    threads = max(1, min(numba.get_num_threads(), lanes))
+    threads = numba.get_num_threads()
+    lanes = min(n, max(LANES, threads))
+    threads = max(1, min(threads, lanes))
     cuts = [lanes * k // threads for k in range(threads + 1)]
     ranges = [(np.int64(cuts[k]), np.int64(cuts[k + 1]), np.int64(lanes))
               for k in range(threads)]

@@ -56,7 +56,7 @@ N_SNAPSHOT = 10  # the first N_SNAPSHOT features are before/after differences
 F_STARS, F_MONEY, F_OPERABLE, F_DICE, F_PIPS, F_TILES, F_VALUE, F_RESOURCES, F_UPGRADES, \
     F_MASCOTS = range(N_SNAPSHOT)
 HEX_PARTS = (F_STARS, F_OPERABLE, F_TILES, F_VALUE, F_UPGRADES)  # summed over the hexes
-H_OPERABLE = 1  # F_OPERABLE's place in HEX_PARTS
+H_OPERABLE = HEX_PARTS.index(F_OPERABLE)
 FOOTPRINT = 3  # at most 3 hexes and 3 dice per move
 # the die moves' rows (``_spending``): a (type, use) pair of a map, the guide or a mascot's
 # adjustment, then a skill's use (each card spends a mascot alike: no feature tells which)
@@ -240,6 +240,24 @@ def _restore(work, st, p, kind, move, fp) -> None:
 
 
 @njit(inline="always")  # per feature row
+def _dice_now_on(work, p, h, i, j, k, counts, slots, on) -> int:
+    """The dice on hex h in ``work``, where only dice i, j and k (-1: none) may have moved
+    or changed since the state whose dice by hex are ``counts`` and ``slots``: those that
+    were there and are none of them, then those of them there now, into ``on``; how many."""
+    m = 0
+    for x in range(counts[h]):
+        d = slots[h, x]
+        if d != i and d != j and d != k:
+            on[m] = d
+            m += 1
+    for d in (i, j, k):
+        if d >= 0 and work[S.DIE_AT + d] == p * S.HEXES + h:
+            on[m] = d
+            m += 1
+    return m
+
+
+@njit(inline="always")  # per feature row
 def _after(st, work, tab, p, fp, before, hex_parts, counts, slots, on, parts, out, left,
            leaves) -> None:
     """The snapshot of ``work`` from ``before`` (of ``st``: its hexes' parts, its dice by
@@ -261,16 +279,8 @@ def _after(st, work, tab, p, fp, before, hex_parts, counts, slots, on, parts, ou
             for k in range(len(HEX_PARTS)):
                 out[HEX_PARTS[k]] += left[1 + k]
             continue
-        m = 0  # the dice on h: those that were and are not in the footprint, then its own
-        for k in range(counts[h]):
-            i = slots[h, k]
-            if i != fp[FOOTPRINT] and i != fp[FOOTPRINT + 1] and i != fp[FOOTPRINT + 2]:
-                on[m] = i
-                m += 1
-        for y in range(FOOTPRINT, 2 * FOOTPRINT):
-            if fp[y] >= 0 and work[S.DIE_AT + fp[y]] == p * S.HEXES + h:
-                on[m] = fp[y]
-                m += 1
+        m = _dice_now_on(work, p, h, fp[FOOTPRINT], fp[FOOTPRINT + 1], fp[FOOTPRINT + 2],
+                         counts, slots, on)
         _hex_parts(work, tab, p, h, on[:m], parts)
         for k in range(len(HEX_PARTS)):
             out[HEX_PARTS[k]] += parts[k] - hex_parts[h, k]
@@ -337,15 +347,7 @@ def _operable_part(st, work, tab, p, h, i, j, counts, slots, on) -> int:
     hex are ``counts`` and ``slots``."""
     if not R.free_icon(st, tab, p, h):
         return 0
-    m = 0
-    for k in range(counts[h]):
-        if slots[h, k] != i and slots[h, k] != j:
-            on[m] = slots[h, k]
-            m += 1
-    for d in (i, j):
-        if d >= 0 and work[S.DIE_AT + d] == p * S.HEXES + h:
-            on[m] = d
-            m += 1
+    m = _dice_now_on(work, p, h, i, j, -1, counts, slots, on)
     return 1 if R.has_party(work, tab, st[S.seat(p) + S.TILE + h], on[:m]) else 0
 
 

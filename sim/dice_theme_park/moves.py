@@ -809,8 +809,5 @@ def apply(st, tab, p, kind, move, ctx) -> int:
                 st[b + S.EXTRA_HEX] = here
             else:
                 st[b + S.EXTRA_LEFT] -= 1
-            if t == T_PIPS:
-                R.adjust_pips(st, a, 1 if bb == 1 else -1)
-            else:
-                R.adjust_colour(st, a, bb)
+            change_die(st, tab, p, move)
     return 0

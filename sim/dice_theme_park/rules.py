@@ -735,12 +735,12 @@ def has_party(st, tab, a, on) -> bool:
             most = max(most, count)
         kind = tab[TB.ATT_REQUIREMENT + a]
         return values >= 3 if kind == REQ_RUN_THREE else most >= 3
-    for x in range(m):  # one die or two (the loops' shape kept: faster than two of their own)
-        for y in range(x + 1 if size > 1 else m, m if size > 1 else m + 1):
-            for z in range(y + 1 if size > 2 else m, m if size > 2 else m + 1):
-                if _meets(st, tab, a, size, on[x], on[y] if size > 1 else -1,
-                          on[z] if size > 2 else -1):
-                    return True
+    for x in range(m):
+        if size == 1 and _meets(st, tab, a, 1, on[x], -1, -1):
+            return True
+        for y in range(x + 1 if size == 2 else m, m):
+            if _meets(st, tab, a, 2, on[x], on[y], -1):
+                return True
     return False
 
 

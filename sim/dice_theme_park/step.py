@@ -43,9 +43,11 @@ MAX_UPGRADES = 6  # removals and installs in a seat's improve, until a pass
  P_OPERATE, P_OPERATE_NEXT, P_AGAIN, P_AGAIN_NEXT, P_OPERATE_CHECK, P_OPERATE_SEAT_NEXT,
  P_UPKEEP, P_ONES, P_TICKET, P_ADMIN_SAVE, P_DISCARD, P_SWAP, P_SWAP_NEXT, P_ROUND_END,
  P_END, P_DONE) = range(39)
-# the rules between decisions that do more than move the loop on (_rules)
+# the rules between decisions that do more than move the loop on (_rules), and its seat where
+# it needs none
 (R_SKILL_DISPLAY, R_START_DISPLAY, R_REVEAL, R_ORDER, R_DRAW_DIE, R_CHECK, R_UPKEEP, R_DISCARD,
  R_REFILL, R_END) = range(10)
+NOBODY = 0
 
 
 @njit(inline="always")  # hot: docs/developers.md
@@ -222,24 +224,24 @@ def advance(st, tab, rng, ctx, details, log, nlog):
                 st[S.F_I] = 0
                 st[S.F_J] += 1
                 if st[S.F_J] == 2:
-                    nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_SKILL_DISPLAY, 0)
+                    nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_SKILL_DISPLAY, NOBODY)
                     st[S.F_PC] = P_START
         elif pc == P_START:
             _decide_at(st, M.K_START, p, P_START_NEXT, -1)
         elif pc == P_START_NEXT:
             _next_seat(st, i, n, P_START, P_STAFF)
             if i + 1 == n:
-                nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_START_DISPLAY, 0)
+                nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_START_DISPLAY, NOBODY)
                 st[S.ROUND] = 0
         elif pc == P_STAFF:  # planning: secret picks, seat by seat
             _decide_at(st, M.K_STAFF, i, P_STAFF_NEXT, r)
         elif pc == P_STAFF_NEXT:
             _next_seat(st, i, n, P_STAFF, P_LOWER)
             if i + 1 == n:
-                nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_REVEAL, 0)
+                nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_REVEAL, NOBODY)
         elif pc == P_LOWER:  # after the reveal, seeing every sum (rules.md 34), seat by seat
             if i == n:
-                nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_ORDER, 0)
+                nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_ORDER, NOBODY)
                 st[S.F_I] = 0
                 st[S.F_PC] = P_WELCOME
             elif R.has_admin(st, tab, i, R.A_LOWER_SUM):
@@ -311,7 +313,7 @@ def advance(st, tab, rng, ctx, details, log, nlog):
             st[S.F_K] = 0
             _next_seat(st, i, n, P_IMPROVE, P_OPERATE)
             if i + 1 == n:
-                nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_CHECK, 0)
+                nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_CHECK, NOBODY)
         elif pc == P_OPERATE:
             if st[S.F_K] < MAX_OPERATE_STEPS:
                 st[S.F_K] += 1
@@ -339,13 +341,13 @@ def advance(st, tab, rng, ctx, details, log, nlog):
                 st[S.seat(p) + S.AGAIN_LEFT] = 0
             st[S.F_PC] = P_AGAIN
         elif pc == P_OPERATE_CHECK:
-            nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_CHECK, 0)
+            nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_CHECK, NOBODY)
             st[S.F_PC] = P_OPERATE
         elif pc == P_OPERATE_SEAT_NEXT:
             st[S.F_K] = 0
             _next_seat(st, i, n, P_OPERATE, P_UPKEEP)
         elif pc == P_UPKEEP:
-            nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_UPKEEP, 0)
+            nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_UPKEEP, NOBODY)
             st[S.F_PC] = P_ONES if r < st[S.ROUNDS] - 1 else P_ROUND_END
         elif pc == P_ONES:  # upkeep 4: the seat's dice at 1 leave; ticket agents save first
             st[S.F_K] = 0
@@ -375,9 +377,9 @@ def advance(st, tab, rng, ctx, details, log, nlog):
         elif pc == P_SWAP_NEXT:
             _next_seat(st, i, n, P_SWAP, P_ROUND_END)
             if i + 1 == n:
-                nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_REFILL, 0)
+                nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_REFILL, NOBODY)
         elif pc == P_ROUND_END:
-            nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_CHECK, 0)
+            nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_CHECK, NOBODY)
             st[S.F_I] = 0
             if r + 1 < st[S.ROUNDS]:
                 st[S.ROUND] = r + 1
@@ -385,7 +387,7 @@ def advance(st, tab, rng, ctx, details, log, nlog):
             else:
                 st[S.F_PC] = P_END
         elif pc == P_END:
-            nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_END, 0)
+            nlog = _rules(st, tab, rng, ctx, details, log, nlog, R_END, NOBODY)
             st[S.F_KIND] = OVER
             st[S.F_PC] = P_DONE
     return st[S.F_KIND], st[S.F_WHO], nlog

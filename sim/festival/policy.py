@@ -42,6 +42,9 @@ def random_turn(st, tab, p, moves, rng):
     return moves[uniform_pick(n, u1)]
 
 
+SIDES = 2  # a starting objective's two sides: the start decision's moves
+
+
 @njit
 def decide_start(st, tab, p, bots, bot, rng, scratch):
     """Card index of the starting-objective side that seat p keeps."""
@@ -51,9 +54,9 @@ def decide_start(st, tab, p, bots, bot, rng, scratch):
     u1 = uniform(rng)
     u2 = uniform(rng)
     if selectors[bot] != RANDOM:
-        step.features(st, tab, step.START, p, moves, 2, scratch)
-    pick = select(selectors, params, weights, bot, F.KIND_START, scratch[1], scratch[2], 2, u1,
-                  u2)
+        step.features(st, tab, step.START, p, moves, SIDES, scratch)
+    pick = select(selectors, params, weights, bot, F.KIND_START, scratch[1], scratch[2], SIDES,
+                  u1, u2)
     return moves[pick]
 
 

@@ -27,6 +27,7 @@ from sim.magnificent.invariants import check_state
 RULES = len(M.KINDS)  # a move was played: advance goes on with the rules
 OVER = RULES + 1  # the game is over
 DECISIONS = dict(enumerate(M.KINDS))  # the decisions a seat takes, by kind
+NOBODY = 0  # _rules' seat where it needs none
 MAX_BOOSTS = 16  # boost steps in a turn: more than gems, a bonus and every trainer
 BUILD, TRAVEL, PERFORM = range(3)  # what the ACTION decision's apply returns
 
@@ -188,7 +189,7 @@ def advance(st, tab, rng, order):
         elif pc == P_SETUP_NEXT:
             _next_seat(st, i, n, P_SETUP, P_TURN)
             if i + 1 == n:
-                _rules(st, tab, rng, order, pc, 0)
+                _rules(st, tab, rng, order, pc, NOBODY)
                 st[S.F_T] = 0
                 st[S.ROUND] = 0
         elif pc == P_ROUND:
@@ -268,7 +269,7 @@ def advance(st, tab, rng, order):
                 if st[S.F_T] == tab[R.P_TURNS]:
                     st[S.F_PC] = P_ROUND_END
         elif pc == P_ROUND_END:
-            _rules(st, tab, rng, order, pc, 0)
+            _rules(st, tab, rng, order, pc, NOBODY)
             st[S.F_PC] = P_DRAFT
         elif pc == P_DRAFT:
             _decide_at(st, M.K_DRAFT, st[S.F_ORDER + i], P_DRAFT_NEXT, r)
@@ -279,7 +280,7 @@ def advance(st, tab, rng, order):
         elif pc == P_SCORE_NEXT:
             _next_seat(st, i, n, P_SCORE, P_NEXT_ROUND)
         elif pc == P_NEXT_ROUND:
-            _rules(st, tab, rng, order, pc, 0)
+            _rules(st, tab, rng, order, pc, NOBODY)
             st[S.F_PC] = P_ROUND if r + 1 < rounds else P_FILL
             st[S.F_K] = 0
         elif pc == P_FILL:  # the gem fill (rules.md 9), in turn order
@@ -297,7 +298,7 @@ def advance(st, tab, rng, order):
                 st[S.F_K] = 0
             st[S.F_PC] = P_FILL if move != M.STOP or i + 1 < n else P_END
         elif pc == P_END:
-            _rules(st, tab, rng, order, pc, 0)
+            _rules(st, tab, rng, order, pc, NOBODY)
             st[S.OVER] = 1
             st[S.F_KIND] = OVER
             st[S.F_PC] = P_DONE
