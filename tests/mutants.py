@@ -887,7 +887,7 @@ MUTANTS = [
     # Dice Theme Park's greedy features, third pass: the die moves' shared rows
     ("sim/dice_theme_park/features.py", "if (x == 0 and j < 0 and to != st[S.DIE_AT + i]",
      "if (x == 0 and to != st[S.DIE_AT + i]", [DP]),
-    ("sim/dice_theme_park/features.py", "            feats[m, F_OPERABLE] += die[0]\n",
+    ("sim/dice_theme_park/features.py", "            feats[m, F_OPERABLE] += operable\n",
      "", [DP, DE]),
     ("sim/dice_theme_park/features.py",
      "return 2 * (t - M.T_MAP) + (c if t >= M.T_PIPS else 0)",

@@ -352,16 +352,16 @@ def _operable_part(st, work, tab, p, h, i, j, counts, slots, on) -> int:
 
 
 @njit(inline="always")  # per die move
-def _die_part(st, work, tab, p, move, hex_parts, counts, slots, on, out) -> None:
-    """What die move ``move`` changes through its dice alone (``M.change_die``), as
-    changes of (operable, dice, pips) into out[:3]; ``work`` is ``st`` there before and
-    after. A nudge changes two dice on one hex, the others one die."""
+def _die_part(st, work, tab, p, move, hex_parts, counts, slots, on) -> tuple:
+    """What die move ``move`` changes through its dice alone (``M.change_die``): the
+    changes of (operable, dice, pips); ``work`` is ``st`` there before and after. A nudge
+    changes two dice on one hex, the others one die."""
     t, i, other, c = M.decode(move)
     j = other if t == M.T_SKILL and W.skill_power(st, tab, p, c) == R.SK_NUDGE else -1
     here = st[S.DIE_AT + i] % S.HEXES
     M.change_die(work, tab, p, move)
     to = work[S.DIE_AT + i]
-    out[0] = 0
+    operable = 0
     for x in range(2):  # the die's hex, then the one it joins
         h = here if x == 0 else to % S.HEXES
         if x == 1 and (to == S.NOWHERE or h == here):
@@ -370,18 +370,19 @@ def _die_part(st, work, tab, p, move, hex_parts, counts, slots, on, out) -> None
         if (x == 0 and j < 0 and to != st[S.DIE_AT + i] and before == 0) or (
                 x == 1 and before == 1):
             continue  # a die leaving a hex keeps none there, joining one keeps its parties
-        out[0] += _operable_part(st, work, tab, p, h, i, j, counts, slots, on) - before
-    out[1] = 0
-    out[2] = 0
+        operable += _operable_part(st, work, tab, p, h, i, j, counts, slots, on) - before
+    dice = 0
+    pips = 0
     for d in (i, j):
         if d >= 0:
             d0, p0 = _die_parts(st, p, d)
             d1, p1 = _die_parts(work, p, d)
-            out[1] += d1 - d0
-            out[2] += p1 - p0
+            dice += d1 - d0
+            pips += p1 - p0
             for field in (S.DIE_COL, S.DIE_AT, S.DIE_PIPS, S.DIE_TINT):
                 work[field + d] = st[field + d]
     _copy(work, st, S.BAG, S.BAG + S.COLOURS)  # a die discarded or recoloured
+    return operable, dice, pips
 
 
 @njit
@@ -394,7 +395,6 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
         seen = buffers
     left[0] = -1
     seen[:] = 0
-    die = fp[:3]  # a die move's own part (``_die_part``)
     snapshot(st, tab, p, before, hex_parts[0], counts[0], slots[0])
     whole = exact or whole_kind(kind)
     if whole:
@@ -407,13 +407,16 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
                 feats[m, f] = feats[m - 1, f]
             continue
         spends = -1 if whole else _spending(st, tab, p, kind, moves[m])
+        operable, dice, pips = 0, 0, 0
+        if spends >= 0:  # one call site: the die moves' path is inlined once
+            operable, dice, pips = _die_part(st, work, tab, p, moves[m], hex_parts[0],
+                                             counts[0], slots[0], on)
         if spends >= 0 and seen[spends]:  # the row of a die move spending alike, this die's part
-            _die_part(st, work, tab, p, moves[m], hex_parts[0], counts[0], slots[0], on, die)
             for f in range(N_FEATURES):
                 feats[m, f] = spent[spends, f]
-            feats[m, F_OPERABLE] += die[0]
-            feats[m, F_DICE] += die[1]
-            feats[m, F_PIPS] += die[2]
+            feats[m, F_OPERABLE] += operable
+            feats[m, F_DICE] += dice
+            feats[m, F_PIPS] += pips
             continue
         if whole:  # a copy of the context too: the moves read it, the monorail's writes it
             _copy(wctx, ctx, 0, ctx.shape[0])
@@ -430,12 +433,11 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
             feats[m, f] = after[f] - before[f]
         _move_parts(st, tab, p, kind, moves[m], feats[m])
         if spends >= 0:  # the first die move spending so: its row without its die's part
-            _die_part(st, work, tab, p, moves[m], hex_parts[0], counts[0], slots[0], on, die)
             for f in range(N_FEATURES):
                 spent[spends, f] = feats[m, f]
-            spent[spends, F_OPERABLE] -= die[0]
-            spent[spends, F_DICE] -= die[1]
-            spent[spends, F_PIPS] -= die[2]
+            spent[spends, F_OPERABLE] -= operable
+            spent[spends, F_DICE] -= dice
+            spent[spends, F_PIPS] -= pips
             seen[spends] = 1
 
 
