@@ -56,12 +56,13 @@ SQUARE_VALUE, GEM_VALUE, POSTER_VALUE, TENT_VALUE = 0.5, 0.6, 1.5, 3.0
 
 
 # the features' buffer: poster values for the best-shows sum, then (action_parts) the best
-# build value over the first L levels at V_BUILD + L and the showable posters' values sorted
-# at V_SHOWN, their count at V_N_SHOWN
+# build value over the first L levels at V_BUILD + L, the showable posters' values sorted
+# at V_SHOWN, their count at V_N_SHOWN and the best travel of at most k steps at V_TRAVEL + k
 V_BUILD = S.POSTER_SPACES + 1
 V_SHOWN = V_BUILD + S.MAX_LEVELS + 1
 V_N_SHOWN = V_SHOWN + S.POSTER_SPACES + 1
-BUFFER_SIZE = V_N_SHOWN + 1
+V_TRAVEL = V_N_SHOWN + 1
+BUFFER_SIZE = V_TRAVEL + S.MAX_TRACK + 1
 
 
 @njit
@@ -172,29 +173,62 @@ def action_value(st, tab, p, power, level_plus, travel_plus, show_plus, values) 
 @njit
 def action_parts(st, tab, p, values) -> None:
     """What action_value_at reads, the same for every move of a decision: the best build
-    value over the first L levels (values[V_BUILD + L]) and the posters seat p can show,
-    sorted (V_SHOWN, V_N_SHOWN). Once a decision, not twice a move: the boosts' features
-    took half of a greedy game's time computing them again."""
+    value over the first L levels (values[V_BUILD + L]), the posters seat p can show,
+    sorted (V_SHOWN, V_N_SHOWN), and the best travel of at most k steps (V_TRAVEL + k).
+    Once a decision, not twice a move: the boosts' features took half of a greedy game's
+    time computing them again."""
     b = S.seat(p)
     colour = st[b + S.COLOUR]
+    small, large = R.tile_kind(tab, colour, 0), R.tile_kind(tab, colour, 1)
+    fit_small, fit_large = -1, -1  # whether each tile has a placement: asked once, if at all
     best = 0.0
     values[V_BUILD] = best
     for level in range(tab[R.P_LEVELS]):
-        squares = 0
+        need_small, need_large = tab[T.LEVEL_SMALL + level], tab[T.LEVEL_LARGE + level]
         ok = True
-        for large in range(2):
-            need = tab[(T.LEVEL_LARGE if large else T.LEVEL_SMALL) + level]
-            if need > 0:
-                t = R.tile_kind(tab, colour, large)
-                ok = ok and st[S.TILE_SUPPLY + t] >= need and R.any_fit(tab, st[b + S.CAMP], t)
-                squares += need * tab[T.TILE_CELLS + t]
+        if need_small > 0:
+            if st[S.TILE_SUPPLY + small] < need_small:
+                ok = False
+            else:
+                if fit_small < 0:
+                    fit_small = 1 if R.any_fit(tab, st[b + S.CAMP], small) else 0
+                ok = fit_small == 1
+        if ok and need_large > 0:
+            if st[S.TILE_SUPPLY + large] < need_large:
+                ok = False
+            else:
+                if fit_large < 0:
+                    fit_large = 1 if R.any_fit(tab, st[b + S.CAMP], large) else 0
+                ok = fit_large == 1
         if ok:
+            squares = 0
+            if need_small > 0:
+                squares += need_small * tab[T.TILE_CELLS + small]
+            if need_large > 0:
+                squares += need_large * tab[T.TILE_CELLS + large]
             best = max(best, squares * SQUARE_VALUE)
         values[V_BUILD + level + 1] = best
     n = _showable(st, tab, p, values)
     for i in range(n):
         values[V_SHOWN + i] = values[i]
     values[V_N_SHOWN] = n
+    track = tab[T.TRACK_LEN + colour]
+    pos = st[S.WAGON + colour]
+    tent_bonus = TENT_VALUE if R.free_tent_space(st, p) >= 0 else 0.0
+    gathered = 0.0
+    best = 0.0  # no step: nothing (every action's value is at least 0)
+    values[V_TRAVEL] = best
+    for k in range(1, S.MAX_TRACK + 1):
+        if k <= track:
+            pos = (pos + 1) % track
+            kind = tab[T.TRACK_KIND + colour * S.MAX_TRACK + pos]
+            tent = st[S.TRACK_TENT + colour * S.MAX_TRACK + pos]
+            if kind == T.KIND_GEM:
+                gathered += GEM_VALUE
+            elif kind == T.KIND_TENT and tent < 0:
+                gathered += POSTER_VALUE
+            best = max(best, gathered + (tent_bonus if tent >= 0 else 0.0))
+        values[V_TRAVEL + k] = best
 
 
 @njit
@@ -210,20 +244,8 @@ def action_value_at(st, tab, p, power, level_plus, travel_plus, show_plus, value
     if shows + show_plus > 0:
         best = max(best, _top_sum(values, V_SHOWN, np.int64(values[V_N_SHOWN]),
                                   shows + show_plus))
-    n = tab[T.TRACK_LEN + colour]
-    pos = st[S.WAGON + colour]
-    gathered = 0.0
-    free_space = R.free_tent_space(st, p) >= 0
-    for _ in range(min(power + travel_plus, n)):
-        pos = (pos + 1) % n
-        kind = tab[T.TRACK_KIND + colour * S.MAX_TRACK + pos]
-        tent = st[S.TRACK_TENT + colour * S.MAX_TRACK + pos]
-        if kind == T.KIND_GEM:
-            gathered += GEM_VALUE
-        elif kind == T.KIND_TENT and tent < 0:
-            gathered += POSTER_VALUE
-        best = max(best, gathered + (TENT_VALUE if tent >= 0 and free_space else 0.0))
-    return best
+    steps = min(max(power + travel_plus, 0), tab[T.TRACK_LEN + colour])
+    return max(best, values[V_TRAVEL + steps])
 
 
 @njit
