@@ -55,7 +55,7 @@ N_FEATURES = len(FEATURES)
 SQUARE_VALUE, GEM_VALUE, POSTER_VALUE, TENT_VALUE = 0.5, 0.6, 1.5, 3.0
 
 
-# the features' buffer: poster values for the best-shows sum, then (action_parts) the best
+# the features' buffer: the showable posters' values (_showable), then (action_parts) the best
 # build value over the first L levels at V_BUILD + L, the showable posters' values sorted
 # at V_SHOWN, their count at V_N_SHOWN and the best travel of at most k steps at V_TRAVEL + k
 V_BUILD = S.POSTER_SPACES + 1
@@ -80,13 +80,6 @@ def poster_value(tab, poster) -> float:
 def deck_value(tab) -> float:
     """The average points and coins of a deck poster (public: the deck's make-up)."""
     return tab[R.P_DECK_VALUE] / 1000
-
-
-@njit
-def best_shows(st, tab, p, shows, values) -> float:
-    """Points and coins of the ``shows`` best posters that can be shown now (each alone)."""
-    n = _showable(st, tab, p, values)
-    return _top_sum(values, 0, n, shows)
 
 
 @njit(inline="always")
@@ -307,7 +300,9 @@ def _boost(st, tab, p, move, row, values, now) -> None:
 
 
 @njit
-def _action(st, tab, p, move, row, values) -> None:
+def _action(st, tab, p, move, row, values, shown) -> None:
+    """An action's features; ``shown``: how many posters seat p can show now, their
+    values sorted in values[:shown] (``_showable``, once a decision)."""
     b = S.seat(p)
     if move < M.A_TRAVEL:
         level = move - M.A_BUILD
@@ -341,8 +336,7 @@ def _action(st, tab, p, move, row, values) -> None:
         s = move - M.A_PERFORM
         row[F_PERFORM] = 1
         row[F_HAT] = s - st[b + S.HAT]
-        row[F_SHOWS] = best_shows(st, tab, p, tab[T.PERF_SHOWS + s] + st[b + S.SHOW_PLUS],
-                                  values)
+        row[F_SHOWS] = _top_sum(values, 0, shown, tab[T.PERF_SHOWS + s] + st[b + S.SHOW_PLUS])
 
 
 @njit
@@ -370,6 +364,7 @@ def move_features(st, tab, p, kind, ctx, moves, n, out, values) -> None:
     """Features of seat p's ``n`` moves at a ``kind`` decision into out[:n]."""
     b = S.seat(p)
     now = 0.0
+    shown = _showable(st, tab, p, values) if kind == M.K_ACTION else 0
     if kind == M.K_BOOST:  # the parts and the value before a boost, once a decision
         now = action_value(st, tab, p, st[b + S.POWER], st[b + S.LEVEL_PLUS],
                            st[b + S.TRAVEL_PLUS], st[b + S.SHOW_PLUS], values)
@@ -392,7 +387,7 @@ def move_features(st, tab, p, kind, ctx, moves, n, out, values) -> None:
             else:
                 _boost(st, tab, p, move, row, values, now)
         elif kind == M.K_ACTION:
-            _action(st, tab, p, move, row, values)
+            _action(st, tab, p, move, row, values, shown)
         elif kind == M.K_PLACE:
             _place(st, tab, p, ctx[0], move, row)
         elif kind == M.K_POSTER:
