@@ -904,6 +904,15 @@ MUTANTS = [
     # review mends: more threads than lanes
     ("sim/core/lanes.py", "lanes = min(n, max(LANES, threads))", "lanes = min(n, LANES)",
      ["test_determinism.py"]),
+    # The Magnificent's action parts once a decision
+    ("sim/magnificent/features.py",
+     "best = max(best, gathered + (tent_bonus if tent >= 0 else 0.0))",
+     "best = gathered + (tent_bonus if tent >= 0 else 0.0)", [MF, ME]),
+    ("sim/magnificent/features.py", "R.any_fit(tab, st[b + S.CAMP], large)",
+     "R.any_fit(tab, st[b + S.CAMP], small)", [MF, ME]),
+    ("sim/magnificent/features.py",
+     "shown = _showable(st, tab, p, values) if kind == M.K_ACTION else 0", "shown = 0",
+     [MF, ME]),
 ]
 
 
