@@ -146,3 +146,23 @@ def test_the_action_value_is_the_best_build_within_reach():
     for reach in range(TAB[R.P_LEVELS] + 1):
         expected = max([0.0, *(s * F.SQUARE_VALUE for s in squares[:reach])])
         assert F.action_value(st, TAB, 0, 0, reach, -99, -99, F.new_buffers()) == expected
+
+
+def test_the_best_travel_is_the_best_stop_within_reach_not_the_last():
+    """A travel moves one space up to its power (rules.md, interpretation 12): its value is
+    the best stop's. On the orange track (gem, tent space, gem, tent space) with a tent on
+    space 2 and a free tent space of the seat's own, two steps reach the tent (a gem and the
+    tent: 0.6 + TENT_VALUE); three and four steps go on past it and gather less than the
+    tent's worth, so their best stays at two steps. No build or show is within reach."""
+    st = fresh()
+    b = S.seat(0)
+    st[b + S.COLOUR] = ORANGE
+    st[S.WAGON + ORANGE] = 0
+    st[S.TRACK_TENT + 2] = TENT["T01"]
+    st[S.TRACK_TENT + 4] = -1  # a poster symbol: one poster, no tent
+    st[b + S.TENT + 0] = -1
+    assert R.free_tent_space(st, 0) >= 0
+    tent = F.GEM_VALUE + F.TENT_VALUE
+    expected = [0.0, F.GEM_VALUE, tent, tent, tent]
+    got = [F.action_value(st, TAB, 0, 0, 0, steps, -99, F.new_buffers()) for steps in range(5)]
+    assert got == expected

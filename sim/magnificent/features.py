@@ -172,33 +172,21 @@ def action_parts(st, tab, p, values) -> None:
     time computing them again."""
     b = S.seat(p)
     colour = st[b + S.COLOUR]
+    camp = st[b + S.CAMP]
     small, large = R.tile_kind(tab, colour, 0), R.tile_kind(tab, colour, 1)
     fit_small, fit_large = -1, -1  # whether each tile has a placement: asked once, if at all
     best = 0.0
     values[V_BUILD] = best
     for level in range(tab[R.P_LEVELS]):
         need_small, need_large = tab[T.LEVEL_SMALL + level], tab[T.LEVEL_LARGE + level]
-        ok = True
-        if need_small > 0:
-            if st[S.TILE_SUPPLY + small] < need_small:
-                ok = False
-            else:
-                if fit_small < 0:
-                    fit_small = 1 if R.any_fit(tab, st[b + S.CAMP], small) else 0
-                ok = fit_small == 1
-        if ok and need_large > 0:
-            if st[S.TILE_SUPPLY + large] < need_large:
-                ok = False
-            else:
-                if fit_large < 0:
-                    fit_large = 1 if R.any_fit(tab, st[b + S.CAMP], large) else 0
-                ok = fit_large == 1
-        if ok:
+        ready, fit_small = R.tiles_ready(st, tab, camp, small, need_small, fit_small)
+        if ready:
+            ready, fit_large = R.tiles_ready(st, tab, camp, large, need_large, fit_large)
+        if ready:
             squares = 0
-            if need_small > 0:
-                squares += need_small * tab[T.TILE_CELLS + small]
-            if need_large > 0:
-                squares += need_large * tab[T.TILE_CELLS + large]
+            for t, need in ((small, need_small), (large, need_large)):
+                if need > 0:
+                    squares += need * tab[T.TILE_CELLS + t]
             best = max(best, squares * SQUARE_VALUE)
         values[V_BUILD + level + 1] = best
     n = _showable(st, tab, p, values)
@@ -211,16 +199,15 @@ def action_parts(st, tab, p, values) -> None:
     gathered = 0.0
     best = 0.0  # no step: nothing (every action's value is at least 0)
     values[V_TRAVEL] = best
-    for k in range(1, S.MAX_TRACK + 1):
-        if k <= track:
-            pos = (pos + 1) % track
-            kind = tab[T.TRACK_KIND + colour * S.MAX_TRACK + pos]
-            tent = st[S.TRACK_TENT + colour * S.MAX_TRACK + pos]
-            if kind == T.KIND_GEM:
-                gathered += GEM_VALUE
-            elif kind == T.KIND_TENT and tent < 0:
-                gathered += POSTER_VALUE
-            best = max(best, gathered + (tent_bonus if tent >= 0 else 0.0))
+    for k in range(1, track + 1):  # action_value_at reads no further than the track
+        pos = (pos + 1) % track
+        kind = tab[T.TRACK_KIND + colour * S.MAX_TRACK + pos]
+        tent = st[S.TRACK_TENT + colour * S.MAX_TRACK + pos]
+        if kind == T.KIND_GEM:
+            gathered += GEM_VALUE
+        elif kind == T.KIND_TENT and tent < 0:
+            gathered += POSTER_VALUE
+        best = max(best, gathered + (tent_bonus if tent >= 0 else 0.0))
         values[V_TRAVEL + k] = best
 
 

@@ -402,6 +402,20 @@ def any_fit(tab, camp, t) -> bool:
 
 
 @njit
+def tiles_ready(st, tab, camp, t, need, fit):
+    """(ready, fit): ``need`` tiles of kind t can be built on ``camp``: none is needed, or
+    the supply holds them and the tile has a placement now. ``fit`` is whether it has one,
+    -1 where not yet asked, so that a caller going over the levels asks once."""
+    if need <= 0:
+        return True, fit
+    if st[S.TILE_SUPPLY + t] < need:
+        return False, fit
+    if fit < 0:
+        fit = 1 if any_fit(tab, camp, t) else 0
+    return fit == 1, fit
+
+
+@njit
 def level_open(st, tab, p, level) -> bool:
     """Build level ``level`` (0-based) can be chosen: power (with the trainers' levels)
     reaches it, the supply holds its tiles and each has a placement now (rules.md 21)."""
@@ -409,14 +423,13 @@ def level_open(st, tab, p, level) -> bool:
     if level >= highest_level(tab, st[b + S.POWER]) + st[b + S.LEVEL_PLUS]:
         return False
     colour = st[b + S.COLOUR]
-    camp = st[b + S.CAMP]
+    ready = True
     for large in range(2):
-        need = tab[(T.LEVEL_LARGE if large else T.LEVEL_SMALL) + level]
-        if need > 0:
-            t = tile_kind(tab, colour, large)
-            if st[S.TILE_SUPPLY + t] < need or not any_fit(tab, camp, t):
-                return False
-    return True
+        if ready:
+            ready, _ = tiles_ready(st, tab, st[b + S.CAMP], tile_kind(tab, colour, large),
+                                   tab[(T.LEVEL_LARGE if large else T.LEVEL_SMALL) + level],
+                                   -1)
+    return ready
 
 
 @njit
