@@ -25,8 +25,8 @@ import time
 import numpy as np
 from numba import njit
 
+from sim.core.bits import popcount
 from sim.core.rng import seed_game, shuffle, uniform
-from sim.festival.rules import popcount
 from strategies.selectors import _greedy as greedy_pick
 
 SEATS, CELLS, STACK, PILE, HELD, CROWD = 4, 9, 12, 7, 8, 4

@@ -231,12 +231,15 @@ def resolve(known: dict[str, Preset], name: str, title: str) -> Preset:
 
 
 def bot_arrays(game: str, title: str, names: list[str], kinds: tuple[str, ...],
-               features: tuple[str, ...] | dict[str, tuple[str, ...]]):
+               features: tuple[str, ...] | dict[str, tuple[str, ...]],
+               fills: dict[str, tuple[str, ...]] | None = None):
     """(selectors, params, weights[bot, decision kind, feature]) for the named bots of
     ``game`` (``title`` names it in errors); ``params`` has the columns of
     strategies/selectors.py. ``features``: the move features, or each decision kind's own.
     A preset's ``[NAME.all]`` table weighs every decision kind; a kind's own table adds to
-    it. A search bot's rollout bot gets a slot after the line-up's."""
+    it. A search bot's rollout bot gets a slot after the line-up's. ``fills``: the features
+    each kind's rows can be nonzero in, where the engine says; a weight on another is left
+    out (0), which the scores skip."""
     known = load_presets(game)
     lineup = [resolve(known, name, title) for name in names]
     rollouts = []
@@ -268,4 +271,8 @@ def bot_arrays(game: str, title: str, names: list[str], kinds: tuple[str, ...],
                         raise PresetError(f"{preset.label()}: unknown {kinds[k]} feature "
                                           f"'{feature}' ({', '.join(names_k)})")
                     weights[i, k, names_k.index(feature)] += w
+    if fills is not None:
+        for k, kind in enumerate(kinds):
+            names_k = by_kind[kind]
+            weights[:, k, [f for f, name in enumerate(names_k) if name not in fills[kind]]] = 0
     return selectors, params, weights

@@ -610,8 +610,8 @@ MUTANTS = [
      "- sides_facing(tab, mask, free)",
      "- sides_facing(tab, mask, camp)", [MF]),
     (MAG + "features.py",
-     "row[F_NEEDED] += min(need, max(0, wanted - st[b + S.PLACED + t]))",
-     "row[F_NEEDED] += min(need, wanted)", [MF]),
+     "values[V_LACK + large] = max(0, wanted - st[b + S.PLACED + t])",
+     "values[V_LACK + large] = wanted", [MF]),
     (MAG + "invariants.py",
      "if total != tab[T.DICE + n * S.KINDS + k]:",
      "if total < 0:", [ME]),
@@ -910,8 +910,19 @@ MUTANTS = [
     ("sim/magnificent/features.py", "camp, large, need_large, fit_large)",
      "camp, large, need_large, fit_small)", [MF, ME]),
     ("sim/magnificent/features.py",
-     "shown = _showable(st, tab, p, values) if kind == M.K_ACTION else 0", "shown = 0",
+     "shown = _action_shared(st, tab, p, values) if kind == M.K_ACTION else 0", "shown = 0",
      [MF, ME]),
+    # the columns a kind fills, the bit counts, an action decision's shared parts
+    ("sim/dice_theme_park/features.py", '_OWN = {"staff": ("turn_sum", "income"),',
+     '_OWN = {"staff": ("income",),', ["test_step.py"]),
+    ("sim/magnificent/features.py", '"place": ("points", "coins", "gems", "squares", "contact",',
+     '"place": ("points", "coins", "gems", "squares",', ["test_step.py"]),
+    ("sim/core/bits.py", "return lambda x: _ctpop(x)", "return lambda x: _ctpop(x & 0xFFFFFFFF)",
+     [MR, MF, "test_festival_rules.py"]),
+    ("sim/magnificent/features.py",
+     "        elif kind == T.KIND_TENT and st[S.TRACK_TENT + w * S.MAX_TRACK + pos] < 0:\n"
+     "            posters += 1",
+     "        elif kind == T.KIND_TENT:\n            posters += 1", [MF, ME]),
 ]
 
 

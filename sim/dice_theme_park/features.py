@@ -55,6 +55,16 @@ F_SKILL = F_ADMIN + len(ADMIN_POWERS)
 N_SNAPSHOT = 10  # the first N_SNAPSHOT features are before/after differences
 F_STARS, F_MONEY, F_OPERABLE, F_DICE, F_PIPS, F_TILES, F_VALUE, F_RESOURCES, F_UPGRADES, \
     F_MASCOTS = range(N_SNAPSHOT)
+_ADMINS = tuple(f"admin_{power}" for power in ADMIN_POWERS)
+_SKILLS = tuple(f"skill_{power}" for power in SKILL_POWERS)
+# The columns each decision kind's rows can be nonzero in: every kind the snapshot's and
+# passing, a few their own (_move_parts). A bot's weight on any other multiplies a 0, so the
+# kernel's weights leave it out (bots.bot_arrays): the greedy bot's 22 card powers weigh
+# nothing at an operate decision. A test plays games and holds every row to this table.
+_OWN = {"staff": ("turn_sum", "income"), "lower": ("turn_sum",),
+        "swap": ("turn_sum", "income", *_ADMINS), "admin": _ADMINS, "skill": _SKILLS,
+        "take_skill": _SKILLS}
+FILLS = {kind: FEATURES[:F_PASS + 1] + _OWN.get(kind, ()) for kind in M.KINDS}
 HEX_PARTS = (F_STARS, F_OPERABLE, F_TILES, F_VALUE, F_UPGRADES)  # summed over the hexes
 H_OPERABLE = HEX_PARTS.index(F_OPERABLE)
 FOOTPRINT = 3  # at most 3 hexes and 3 dice per move

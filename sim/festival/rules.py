@@ -8,6 +8,7 @@ masks (state.py), which a bot can also copy and change to ask "what if".
 import numpy as np
 from numba import njit
 
+from sim.core.bits import popcount  # noqa: F401 (R.popcount: board and card words)
 from sim.core.rng import randint, shuffle
 from sim.festival import state as S
 from sim.festival import tables as TB
@@ -46,14 +47,6 @@ LOG_COLS = 6
 def bit(cell):
     """The mask of board cell ``cell`` alone."""
     return np.int64(1) << cell
-
-
-@njit
-def popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
 
 
 @njit

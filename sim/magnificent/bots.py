@@ -13,6 +13,7 @@ from strategies import presets as PR
 def bot_arrays(names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(selectors, params, weights[bot, decision kind, feature]) for the named bots."""
     try:
-        return PR.bot_arrays("magnificent", "The Magnificent", names, M.KINDS, F.FEATURES)
+        return PR.bot_arrays("magnificent", "The Magnificent", names, M.KINDS, F.FEATURES,
+                             F.FILLS)
     except PR.PresetError as e:
         raise PlaytestError(str(e)) from None

@@ -50,6 +50,30 @@ N_FEATURES = len(FEATURES)
 (F_POINTS, F_COINS, F_GEMS, F_POWER, F_PENALTY, F_DICE_COST, F_ACTION_GAIN, F_SQUARES,
  F_NEEDED, F_CONTACT, F_ROWS, F_SECTIONS, F_MARKERS, F_SPENT, F_POSTERS, F_TENT, F_SHOWS, F_HAT,
  F_MASTER, F_TRAINER, F_READY, F_STOP, F_BUILD, F_TRAVEL, F_PERFORM) = range(N_FEATURES)
+# The columns each decision kind's rows can be nonzero in (move_features): a bot's weight on
+# any other multiplies a 0, so the kernel's weights leave it out (bots.bot_arrays) and the
+# scores, the same, skip it (selectors.score_moves passes over a 0 weight). A test plays
+# games and holds every row to this table.
+FILLS = {
+    "trainer_setup": ("trainer",),
+    "die": ("power", "penalty", "dice_cost"),
+    "card": ("master",),
+    "colour": ("power", "penalty", "dice_cost"),
+    "boost": ("points", "coins", "gems", "power", "action_gain", "markers", "spent", "posters",
+              "stop"),
+    "action": ("gems", "squares", "needed", "posters", "tent", "shows", "hat", "build",
+               "travel", "perform"),
+    "place": ("points", "coins", "gems", "squares", "contact", "rows", "sections", "markers",
+              "posters"),
+    "poster": ("posters",),
+    "poster_space": ("posters", "ready", "stop"),
+    "tent_space": ("tent",),
+    "show": ("gems", "shows", "stop"),
+    "rearrange": ("ready", "stop"),
+    "draft": ("master", "trainer"),
+    "score": ("master",),
+    "fill": ("gems", "sections", "stop"),
+}
 # ACTION_VALUE: the measure of an action behind ``action_gain``, in points: a camp square,
 # a gem, a poster and a tent on a travel, and the best shows of a performance.
 SQUARE_VALUE, GEM_VALUE, POSTER_VALUE, TENT_VALUE = 0.5, 0.6, 1.5, 3.0
@@ -57,12 +81,19 @@ SQUARE_VALUE, GEM_VALUE, POSTER_VALUE, TENT_VALUE = 0.5, 0.6, 1.5, 3.0
 
 # the features' buffer: the showable posters' values (_showable), then (action_parts) the best
 # build value over the first L levels at V_BUILD + L, the showable posters' values sorted
-# at V_SHOWN, their count at V_N_SHOWN and the best travel of at most k steps at V_TRAVEL + k
+# at V_SHOWN, their count at V_N_SHOWN and the best travel of at most k steps at V_TRAVEL + k;
+# (_action_shared) the colour's small and large tile at V_TILES, the most of each that one
+# held poster shows beyond those built at V_LACK, and the gems and free poster symbols
+# within k steps of the wagon at V_GEMS + k and V_POSTERS + k
 V_BUILD = S.POSTER_SPACES + 1
 V_SHOWN = V_BUILD + S.MAX_LEVELS + 1
 V_N_SHOWN = V_SHOWN + S.POSTER_SPACES + 1
 V_TRAVEL = V_N_SHOWN + 1
-BUFFER_SIZE = V_TRAVEL + S.MAX_TRACK + 1
+V_TILES = V_TRAVEL + S.MAX_TRACK + 1
+V_LACK = V_TILES + 2
+V_GEMS = V_LACK + 2
+V_POSTERS = V_GEMS + S.MAX_TRACK + 1
+BUFFER_SIZE = V_POSTERS + S.MAX_TRACK + 1
 
 
 @njit
@@ -287,36 +318,60 @@ def _boost(st, tab, p, move, row, values, now) -> None:
 
 
 @njit
+def _action_shared(st, tab, p, values) -> int:
+    """What an action decision's moves share, once a decision: the colour's tiles and how
+    many of each the held posters lack (V_TILES, V_LACK), the gems and free poster symbols
+    within k steps (V_GEMS, V_POSTERS), and the posters seat p can show, sorted into
+    values[:n] (``_showable``); returns n."""
+    b = S.seat(p)
+    w = st[b + S.COLOUR]
+    for large in range(2):
+        t = R.tile_kind(tab, w, large)
+        wanted = 0  # the most of tile t one held poster shows
+        for k in range(S.POSTER_SPACES):
+            poster = st[b + S.POSTER + k]
+            if poster >= 0:
+                wanted = max(wanted, tab[T.P_TILES + poster * S.TILE_KINDS + t])
+        values[V_TILES + large] = t
+        values[V_LACK + large] = max(0, wanted - st[b + S.PLACED + t])
+    n = tab[T.TRACK_LEN + w]
+    pos = st[S.WAGON + w]
+    gems, posters = 0, 0
+    values[V_GEMS] = 0
+    values[V_POSTERS] = 0
+    for k in range(1, n + 1):  # a travel goes at most one lap (R.reach)
+        pos = (pos + 1) % n
+        kind = tab[T.TRACK_KIND + w * S.MAX_TRACK + pos]
+        if kind == T.KIND_GEM:
+            gems += 1
+        elif kind == T.KIND_TENT and st[S.TRACK_TENT + w * S.MAX_TRACK + pos] < 0:
+            posters += 1
+        values[V_GEMS + k] = gems
+        values[V_POSTERS + k] = posters
+    return _showable(st, tab, p, values)
+
+
+@njit
 def _action(st, tab, p, move, row, values, shown) -> None:
-    """An action's features; ``shown``: how many posters seat p can show now, their
-    values sorted in values[:shown] (``_showable``, once a decision)."""
+    """An action's features from the decision's ``_action_shared`` in ``values``;
+    ``shown``: how many posters seat p can show now (their values sorted in values[:shown])."""
     b = S.seat(p)
     if move < M.A_TRAVEL:
         level = move - M.A_BUILD
         row[F_BUILD] = 1
         row[F_SQUARES] = 0
         for large in range(2):
-            t = R.tile_kind(tab, st[b + S.COLOUR], large)
+            t = np.int64(values[V_TILES + large])
             need = tab[(T.LEVEL_LARGE if large else T.LEVEL_SMALL) + level]
             row[F_SQUARES] += need * tab[T.TILE_CELLS + t]
-            wanted = 0  # the most of tile t one held poster shows, beyond those built
-            for k in range(S.POSTER_SPACES):
-                poster = st[b + S.POSTER + k]
-                if poster >= 0:
-                    wanted = max(wanted, tab[T.P_TILES + poster * S.TILE_KINDS + t])
-            row[F_NEEDED] += min(need, max(0, wanted - st[b + S.PLACED + t]))
+            row[F_NEEDED] += min(need, values[V_LACK + large])
     elif move < M.A_PERFORM:
         row[F_TRAVEL] = 1
         w = st[b + S.COLOUR]
-        n = tab[T.TRACK_LEN + w]
-        pos = st[S.WAGON + w]
-        for _ in range(move - M.A_TRAVEL):
-            pos = (pos + 1) % n
-            kind = tab[T.TRACK_KIND + w * S.MAX_TRACK + pos]
-            if kind == T.KIND_GEM:
-                row[F_GEMS] += 1
-            elif kind == T.KIND_TENT and st[S.TRACK_TENT + w * S.MAX_TRACK + pos] < 0:
-                row[F_POSTERS] += 1
+        steps = move - M.A_TRAVEL
+        row[F_GEMS] = values[V_GEMS + steps]
+        row[F_POSTERS] = values[V_POSTERS + steps]
+        pos = (st[S.WAGON + w] + steps) % tab[T.TRACK_LEN + w]
         if st[S.TRACK_TENT + w * S.MAX_TRACK + pos] >= 0 and R.free_tent_space(st, p) >= 0:
             row[F_TENT] = 1
     else:
@@ -351,7 +406,7 @@ def move_features(st, tab, p, kind, ctx, moves, n, out, values) -> None:
     """Features of seat p's ``n`` moves at a ``kind`` decision into out[:n]."""
     b = S.seat(p)
     now = 0.0
-    shown = _showable(st, tab, p, values) if kind == M.K_ACTION else 0
+    shown = _action_shared(st, tab, p, values) if kind == M.K_ACTION else 0
     if kind == M.K_BOOST:  # the parts and the value before a boost, once a decision
         now = action_value(st, tab, p, st[b + S.POWER], st[b + S.LEVEL_PLUS],
                            st[b + S.TRAVEL_PLUS], st[b + S.SHOW_PLUS], values)

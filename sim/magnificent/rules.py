@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from sim.core.bits import popcount  # noqa: F401 (R.popcount: camp masks)
 from sim.core.rng import randint, shuffle
 from sim.magnificent import state as S
 from sim.magnificent import tables as T
@@ -56,15 +57,6 @@ P_TENTS = _par("tents")
 P_TRAINERS = _par("trainers")
 P_BOARD_SPACES = _par("board_spaces")
 P_DECK_VALUE = _par("deck_poster_value")
-
-
-@njit(inline="always")
-def popcount(x) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 # ---- setup -------------------------------------------------------------------------------
