@@ -89,12 +89,17 @@ def test_the_features_are_what_the_bots_weigh(case):
     assert checked > 50
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c[0] != "festival"], ids=ids)
+def _fills(game):
+    """The engine's table of the columns each decision kind fills (features.FILLS), if any."""
+    return getattr(importlib.import_module(f"sim.{game}.features"), "FILLS", None)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if _fills(c[0])], ids=ids)
 def test_a_kinds_rows_are_zero_outside_the_columns_it_fills(case):
     """The kernel's weights leave out what a kind never fills (the engine's FILLS): over
     games of random and greedy moves, every row of every decision holds to the table."""
     game, mode, _ = case
-    fills = importlib.import_module(f"sim.{game}.features").FILLS
+    fills = _fills(game)
     rng = np.random.default_rng(7)
     seen = set()
     for k in range(12):

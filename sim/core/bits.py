@@ -1,6 +1,6 @@
 """Bit counting for the engines' masks (Festival's board and card words, The Magnificent's
-camp): in compiled code the CPU's population count instruction (LLVM's ``ctpop``), one
-instruction where a loop over the set bits took one round and a mispredicted exit a count.
+camp): in compiled code the CPU's population count instruction (LLVM's ``ctpop``), where a
+loop over the set bits took a round per bit and a mispredicted branch at its end.
 """
 
 from numba import types
