@@ -238,8 +238,9 @@ def bot_arrays(game: str, title: str, names: list[str], kinds: tuple[str, ...],
     strategies/selectors.py. ``features``: the move features, or each decision kind's own.
     A preset's ``[NAME.all]`` table weighs every decision kind; a kind's own table adds to
     it. A search bot's rollout bot gets a slot after the line-up's. ``fills``: the features
-    each kind's rows can be nonzero in, where the engine says; a weight on another is left
-    out (0), which the scores skip."""
+    each kind's rows can be nonzero in, where the engine says: a kind's own table may weigh
+    no other (refused), and ``[NAME.all]``'s weights on the others are left out (0), which
+    the scores skip."""
     known = load_presets(game)
     lineup = [resolve(known, name, title) for name in names]
     rollouts = []
@@ -270,6 +271,10 @@ def bot_arrays(game: str, title: str, names: list[str], kinds: tuple[str, ...],
                     if feature not in names_k:
                         raise PresetError(f"{preset.label()}: unknown {kinds[k]} feature "
                                           f"'{feature}' ({', '.join(names_k)})")
+                    if kind != "all" and fills is not None and feature not in fills[kind]:
+                        raise PresetError(f"{preset.label()}: a {kind} move's '{feature}' is "
+                                          f"always 0, so its weight changes nothing (a {kind} "
+                                          f"move has {', '.join(fills[kind])})")
                     weights[i, k, names_k.index(feature)] += w
     if fills is not None:
         for k, kind in enumerate(kinds):

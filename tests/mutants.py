@@ -920,8 +920,7 @@ MUTANTS = [
     ("sim/core/bits.py", "return lambda x: _ctpop(x)", "return lambda x: _ctpop(x & 0xFFFFFFFF)",
      [MR, MF, "test_festival_rules.py"]),
     ("sim/magnificent/features.py",
-     "        elif kind == T.KIND_TENT and st[S.TRACK_TENT + w * S.MAX_TRACK + pos] < 0:\n"
-     "            posters += 1",
+     "        elif kind == T.KIND_TENT and tent < 0:\n            posters += 1",
      "        elif kind == T.KIND_TENT:\n            posters += 1", [MF, ME]),
 ]
 

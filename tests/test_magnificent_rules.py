@@ -4,6 +4,7 @@ end scoring, against the seed and rules.md's interpretations."""
 import numpy as np
 import pytest
 
+from sim.core.bits import popcount
 from sim.core.rng import game_stream
 from sim.magnificent import data as D
 from sim.magnificent import moves as M
@@ -229,7 +230,7 @@ def test_a_placed_tile_takes_every_covered_squares_bonus():
     R.place(st, TAB, 0, t, placement(t, bits((2, 3), (2, 4), (2, 5), (3, 3))))
     assert st[b + S.SCORE] == 3 and st[b + S.SRC + S.SRC_BONUSES] == 3
     assert st[b + S.PLACED: b + S.PLACED + 6].sum() == 3
-    assert R.popcount(st[b + S.CAMP]) == 14
+    assert popcount(st[b + S.CAMP]) == 14
 
 
 def test_build_levels_by_power_trainers_and_supply():
@@ -506,7 +507,7 @@ def test_the_gem_fill_completes_a_section_with_a_gem_a_square():
     assert legal(st, 0, M.K_FILL) == [M.STOP, 1]
     R.fill(st, TAB, 0, 0)
     assert st[b + S.GEMS: b + S.GEMS + 4].tolist() == [0, 0, 0, 0]
-    assert R.filled_sections(st, TAB, 0) == 1 and R.popcount(st[b + S.FILLED]) == 2
+    assert R.filled_sections(st, TAB, 0) == 1 and popcount(st[b + S.FILLED]) == 2
     assert st[b + S.PLACED: b + S.PLACED + 6].sum() == 0  # gems are no tiles
     # a section its gems filled is full: with gems to spare, it is not filled (nor paid) again
     st[b + S.GEMS: b + S.GEMS + 4] = [3, 3, 3, 3]

@@ -148,6 +148,24 @@ def test_a_bad_bots_file_is_refused_inone_line(tmp_path, capsys, text, expect):
     assert not (tmp_path / "r" / "run.json").exists()
 
 
+@pytest.mark.parametrize("game, kind, feature", [("magnificent", "die", "squares"),
+                                                  ("dice_theme_park", "operate", "skill_push")])
+def test_a_weight_on_what_a_kinds_moves_never_have_is_refused(tmp_path, capsys, game, kind,
+                                                              feature):
+    """A kind's own table weighing a feature its moves always have at 0 (the engine's
+    FILLS) would change nothing: refused, where [NAME.all] may weigh it for other kinds."""
+    path = tmp_path / "bots.toml"
+    path.write_text(f"[x]\nselector = 'greedy'\n[x.all]\n{feature} = 1\n"
+                    f"[x.{kind}]\n{feature} = 1\n")
+    assert main(["simulate", game, "--games", "5", "--bots", "x", "--bots-file", str(path),
+                 "--out", str(tmp_path / "r"), "--quiet"]) == 2
+    one_line(capsys, f"bot 'x' of {path}: a {kind} move's '{feature}' is always 0")
+    assert not (tmp_path / "r" / "run.json").exists()
+    path.write_text(f"[x]\nselector = 'greedy'\n[x.all]\n{feature} = 1\n")
+    assert main(["simulate", game, "--games", "5", "--bots", "x", "--bots-file", str(path),
+                 "--out", str(tmp_path / "r"), "--quiet"]) == 0
+
+
 def test_two_files_may_not_define_one_bot_twice(tmp_path):
     for name in "ab":
         (tmp_path / f"{name}.toml").write_text(EAGER)

@@ -8,6 +8,7 @@ feature is what the move would change in the seat's standing.
 import numpy as np
 from numba import njit
 
+from sim.core.bits import popcount
 from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival import tables as TB
@@ -243,7 +244,7 @@ def _objective_condition(st, tab, b, cond, n, feats, share, rate, work):
         if kind == TB.COND_COMPLETED:
             got = st[b + S.V_DONE_N] + work[W_DONE_N + m]
         else:
-            got = R.popcount(st[b + S.V_DONE_VALUES] | work[W_DONE_VALUES + m])
+            got = popcount(st[b + S.V_DONE_VALUES] | work[W_DONE_VALUES + m])
         _claim_or_progress(feats, m, got, need, value, share, rate)
 
 

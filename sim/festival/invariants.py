@@ -4,6 +4,7 @@ turn of thousands of games. Each returns a code: 0 when the state is sound."""
 import numpy as np
 from numba import njit
 
+from sim.core.bits import popcount
 from sim.festival import rules as R
 from sim.festival import state as S
 from sim.festival import tables as TB
@@ -66,11 +67,11 @@ def check_state(st, tab):
             if expect != st[b + k]:
                 return 4
         for k in range(4):
-            if (st[b + S.V_N_COL + k] != R.popcount(st[b + S.V_COL + k])
-                    or st[b + S.V_N_DES + k] != R.popcount(st[b + S.V_DES + k])):
+            if (st[b + S.V_N_COL + k] != popcount(st[b + S.V_COL + k])
+                    or st[b + S.V_N_DES + k] != popcount(st[b + S.V_DES + k])):
                 return 4
         for k in range(S.LEVELS):
-            if st[b + S.V_N_LEVEL + k] != R.popcount(st[b + S.V_LEVEL + k]):
+            if st[b + S.V_N_LEVEL + k] != popcount(st[b + S.V_LEVEL + k]):
                 return 4
         if st[b + S.V_ALL] != -1 or st[b + S.V_NONE] != 0:
             return 4
@@ -84,7 +85,7 @@ def check_state(st, tab):
         for card in range(TB.MAX_CARDS):
             if (done >> card) & 1:
                 points += tab[TB.CARD_VALUE + card]
-        if points != st[b + S.DONE_POINTS] or R.popcount(done) != st[b + S.V_DONE_N]:
+        if points != st[b + S.DONE_POINTS] or popcount(done) != st[b + S.V_DONE_N]:
             return 8
         for i in range(st[b + S.HELD_N]):
             card = st[b + S.HELD + i]
@@ -107,7 +108,7 @@ def check_state(st, tab):
     for card in range(n_deck):
         if not (cards >> card) & 1:
             return 5
-    if R.popcount(cards) != n_deck + n:
+    if popcount(cards) != n_deck + n:
         return 5
     owned = 0
     for k in range(tab[TB.PARAMS + S.P_CROWD_TILES]):

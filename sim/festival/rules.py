@@ -8,7 +8,7 @@ masks (state.py), which a bot can also copy and change to ask "what if".
 import numpy as np
 from numba import njit
 
-from sim.core.bits import popcount  # noqa: F401 (R.popcount: board and card words)
+from sim.core.bits import popcount
 from sim.core.rng import randint, shuffle
 from sim.festival import state as S
 from sim.festival import tables as TB

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.bits import popcount
 from sim.core.lanes import run_lanes
 from sim.magnificent import rules as R
 from sim.magnificent import state as S
@@ -61,7 +62,7 @@ def record(st, tab, g, seat_out, win_out, game_out, rotate, game_index, bad, win
         seat_out[_MASTERS, g, p] = masters
         seat_out[_TRAINERS, g, p] = trainers
         seat_out[_COINS, g, p] = st[b + S.COINS]
-        seat_out[_SQUARES, g, p] = R.popcount(st[b + S.CAMP])
+        seat_out[_SQUARES, g, p] = popcount(st[b + S.CAMP])
         seat_out[_SECTIONS, g, p] = R.filled_sections(st, tab, p)
         seat_out[_SHOWS, g, p] = st[b + S.SHOWS]
         tents = 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.bits import popcount
 from sim.magnificent import moves as M
 from sim.magnificent import rules as R
 from sim.magnificent import state as S
@@ -81,10 +82,10 @@ SQUARE_VALUE, GEM_VALUE, POSTER_VALUE, TENT_VALUE = 0.5, 0.6, 1.5, 3.0
 
 # the features' buffer: the showable posters' values (_showable), then (action_parts) the best
 # build value over the first L levels at V_BUILD + L, the showable posters' values sorted
-# at V_SHOWN, their count at V_N_SHOWN and the best travel of at most k steps at V_TRAVEL + k;
-# (_action_shared) the colour's small and large tile at V_TILES, the most of each that one
-# held poster shows beyond those built at V_LACK, and the gems and free poster symbols
-# within k steps of the wagon at V_GEMS + k and V_POSTERS + k
+# at V_SHOWN, their count at V_N_SHOWN; (_track_parts) the best travel of at most k steps at
+# V_TRAVEL + k, the gems and free poster symbols within k steps at V_GEMS + k and
+# V_POSTERS + k; (_action_shared) the colour's small and large tile at V_TILES and the most of
+# each that one held poster shows beyond those built at V_LACK
 V_BUILD = S.POSTER_SPACES + 1
 V_SHOWN = V_BUILD + S.MAX_LEVELS + 1
 V_N_SHOWN = V_SHOWN + S.POSTER_SPACES + 1
@@ -158,9 +159,9 @@ def sides_facing(tab, mask, target) -> int:
     """Sides of the squares of ``mask`` that face a square of ``target`` (camp masks)."""
     cols = tab[R.P_COLS]
     first, last = tab[R.P_COL_FIRST], tab[R.P_COL_LAST]
-    return (R.popcount((mask >> cols) & target) + R.popcount((mask << cols) & target)
-            + R.popcount(((mask & ~first) >> 1) & target)
-            + R.popcount(((mask & ~last) << 1) & target))
+    return (popcount((mask >> cols) & target) + popcount((mask << cols) & target)
+            + popcount(((mask & ~first) >> 1) & target)
+            + popcount(((mask & ~last) << 1) & target))
 
 
 @njit
@@ -224,21 +225,37 @@ def action_parts(st, tab, p, values) -> None:
     for i in range(n):
         values[V_SHOWN + i] = values[i]
     values[V_N_SHOWN] = n
-    track = tab[T.TRACK_LEN + colour]
-    pos = st[S.WAGON + colour]
+    _track_parts(st, tab, p, values)
+
+
+@njit
+def _track_parts(st, tab, p, values) -> None:
+    """Seat p's travels of k steps, k up to a lap (R.reach): the gems and free poster
+    symbols passed (values[V_GEMS + k], V_POSTERS + k) and the best ACTION_VALUE of a travel
+    of at most k steps (V_TRAVEL + k). One walk of the track for the boosts' and the
+    actions' features."""
+    w = st[S.seat(p) + S.COLOUR]
+    track = tab[T.TRACK_LEN + w]
+    pos = st[S.WAGON + w]
     tent_bonus = TENT_VALUE if R.free_tent_space(st, p) >= 0 else 0.0
-    gathered = 0.0
+    gems, posters, gathered = 0, 0, 0.0
     best = 0.0  # no step: nothing (every action's value is at least 0)
+    values[V_GEMS] = 0
+    values[V_POSTERS] = 0
     values[V_TRAVEL] = best
-    for k in range(1, track + 1):  # action_value_at reads no further than the track
+    for k in range(1, track + 1):
         pos = (pos + 1) % track
-        kind = tab[T.TRACK_KIND + colour * S.MAX_TRACK + pos]
-        tent = st[S.TRACK_TENT + colour * S.MAX_TRACK + pos]
+        kind = tab[T.TRACK_KIND + w * S.MAX_TRACK + pos]
+        tent = st[S.TRACK_TENT + w * S.MAX_TRACK + pos]
         if kind == T.KIND_GEM:
+            gems += 1
             gathered += GEM_VALUE
         elif kind == T.KIND_TENT and tent < 0:
+            posters += 1
             gathered += POSTER_VALUE
         best = max(best, gathered + (tent_bonus if tent >= 0 else 0.0))
+        values[V_GEMS + k] = gems
+        values[V_POSTERS + k] = posters
         values[V_TRAVEL + k] = best
 
 
@@ -320,9 +337,9 @@ def _boost(st, tab, p, move, row, values, now) -> None:
 @njit
 def _action_shared(st, tab, p, values) -> int:
     """What an action decision's moves share, once a decision: the colour's tiles and how
-    many of each the held posters lack (V_TILES, V_LACK), the gems and free poster symbols
-    within k steps (V_GEMS, V_POSTERS), and the posters seat p can show, sorted into
-    values[:n] (``_showable``); returns n."""
+    many of each the held posters lack (V_TILES, V_LACK), the travels' gems and free poster
+    symbols (``_track_parts``), and the posters seat p can show, sorted into values[:n]
+    (``_showable``); returns n."""
     b = S.seat(p)
     w = st[b + S.COLOUR]
     for large in range(2):
@@ -334,20 +351,7 @@ def _action_shared(st, tab, p, values) -> int:
                 wanted = max(wanted, tab[T.P_TILES + poster * S.TILE_KINDS + t])
         values[V_TILES + large] = t
         values[V_LACK + large] = max(0, wanted - st[b + S.PLACED + t])
-    n = tab[T.TRACK_LEN + w]
-    pos = st[S.WAGON + w]
-    gems, posters = 0, 0
-    values[V_GEMS] = 0
-    values[V_POSTERS] = 0
-    for k in range(1, n + 1):  # a travel goes at most one lap (R.reach)
-        pos = (pos + 1) % n
-        kind = tab[T.TRACK_KIND + w * S.MAX_TRACK + pos]
-        if kind == T.KIND_GEM:
-            gems += 1
-        elif kind == T.KIND_TENT and st[S.TRACK_TENT + w * S.MAX_TRACK + pos] < 0:
-            posters += 1
-        values[V_GEMS + k] = gems
-        values[V_POSTERS + k] = posters
+    _track_parts(st, tab, p, values)
     return _showable(st, tab, p, values)
 
 

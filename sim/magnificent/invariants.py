@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from sim.core.bits import popcount
 from sim.magnificent import rules as R
 from sim.magnificent import state as S
 from sim.magnificent import tables as T
@@ -55,7 +56,7 @@ def check_state(st, tab) -> int:
         squares = 0
         for t in range(S.TILE_KINDS):
             squares += st[b + S.PLACED + t] * tab[T.TILE_CELLS + t]
-        if squares != R.popcount(st[b + S.CAMP]) or st[b + S.CAMP] & st[b + S.FILLED]:
+        if squares != popcount(st[b + S.CAMP]) or st[b + S.CAMP] & st[b + S.FILLED]:
             return 4
     tents = st[S.BOXED + S.B_TENTS]
     for i in range(S.TRACKS * S.MAX_TRACK):

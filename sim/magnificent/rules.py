@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.core.bits import popcount  # noqa: F401 (R.popcount: camp masks)
+from sim.core.bits import popcount
 from sim.core.rng import randint, shuffle
 from sim.magnificent import state as S
 from sim.magnificent import tables as T
