@@ -922,6 +922,12 @@ MUTANTS = [
     ("sim/magnificent/features.py",
      "        elif kind == T.KIND_TENT and tent < 0:\n            posters += 1",
      "        elif kind == T.KIND_TENT:\n            posters += 1", [MF, ME]),
+    # Dice Theme Park's monorail by its footprint, a die's vacated hex once a decision
+    ("sim/dice_theme_park/features.py",
+     "last = min(last + S.SPACES, first + S.PARK_DICE)", "last = min(last, first + S.PARK_DICE)",
+     [DP]),
+    ("sim/dice_theme_park/features.py", "if away and gone[0] == i:", "if away and gone[0] >= 0:",
+     [DP, "test_dice_theme_park_engine.py"]),
 ]
 
 

@@ -646,6 +646,35 @@ def test_die_moves_share_a_row_per_spending_and_add_what_their_dice_do(dtp):
     assert spent == {0: -1, 1: 0}  # a mascot's adjustment, the extra one
 
 
+def test_a_monorails_row_counts_the_dice_it_brings_to_the_entrance(dtp):
+    """A monorail's features come from its footprint (the entrance and the slots its dice
+    take, after the park's dice in use), equal to a whole copy's: fresh buffers hold no free
+    slot there until the pass copies them from the state."""
+    from sim.dice_theme_park import features as F
+
+    d, tab = dtp
+    st = _park(d, tab)
+    R.add_die(st, 0, ENTRANCE, BLUE, 4)
+    st[S.MONO_N] = 2
+    for m, dice in enumerate([((BLUE, 5), (GREEN, 2)), ((YELLOW, 1), (BLUE, 6), (GREEN, 3))]):
+        st[S.MONO_TAKEN + m] = -1
+        for s in range(S.SPACES):
+            colour, pips = dice[s] if s < len(dice) else (-1, 0)
+            st[S.MONO_COL + m * S.SPACES + s] = colour
+            st[S.MONO_PIPS + m * S.SPACES + s] = pips
+    moves = np.array(Decisions(st, tab).raw(M.K_MONORAIL), dtype=np.int64)
+    assert len(moves) == 2
+    rows = []
+    for exact in (F.FOOTPRINT_PATH, F.EXACT_PATH):
+        feats = np.zeros((len(moves), F.N_FEATURES))
+        F.move_features(st, tab, 0, M.K_MONORAIL, moves, len(moves), feats, F.new_buffers(),
+                        np.zeros(1 + S.DICE, dtype=np.int64), exact)
+        rows.append(feats)
+    assert (rows[0] == rows[1]).all()
+    got = [(row[F.F_DICE], row[F.F_PIPS]) for row in rows[0]]
+    assert got == [(2, 7), (3, 10)]
+
+
 def test_push_moves_a_die_to_a_neighbour_then_may_move_a_second(dtp):
     d, tab = dtp
     st = _park(d, tab, {SPOOKY_HEX: "Spooky Woods"}, skills=["push-1"])

@@ -8,8 +8,9 @@ a snapshot reads the seat's own park and staging area, the public display and mo
 
 Passes over the moves, not one game state per move: the copy is made once per decision, and
 after each move only what the move can touch (the hexes and dice of its footprint) is read
-again and put back. A move of a ``whole_kind`` (the starting tile, a monorail, a free build: a
-few per game) gets a whole copy and snapshot; ``exact=True`` takes that path for every move,
+again and put back (a monorail's: the entrance and the dice it brings). A move of a
+``whole_kind`` (the starting tile, a free build: a few per game) gets a whole copy and
+snapshot; ``exact=True`` takes that path for every move,
 and a test holds the two paths equal. Moves that must come out alike share the work: a tile's
 build on each of its hexes (``_as_previous``), a die's vacated hex whatever its
 destination (``_after``'s ``left``), and an operate decision's die moves (a map, the guide, a
@@ -22,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.bits import popcount
 from sim.dice_theme_park import moves as M
 from sim.dice_theme_park import powers as W
 from sim.dice_theme_park import rules as R
@@ -80,8 +82,9 @@ def new_buffers():
     before and after, for both the hexes' parts and the dice by hex (moves.sort_park), the
     copy of the decision's context a whole kind's moves are applied with, a
     hex's dice, the footprint (hexes, then dice), one hex's parts, a hex's share once a
-    die has left it (``_after``) and the die moves' rows without their die's part, with
-    which of them are there (``_die_part``)."""
+    die has left it (``_after``), the die moves' rows without their die's part, with
+    which of them are there, and the operable part of a hex once a die has left it
+    (``_die_part``)."""
     return (np.zeros(S.SIZE, dtype=np.int64), np.zeros(N_SNAPSHOT, dtype=np.int64),
             np.zeros(N_SNAPSHOT, dtype=np.int64),
             np.zeros((2, S.HEXES, len(HEX_PARTS)), dtype=np.int64),
@@ -90,7 +93,8 @@ def new_buffers():
             np.zeros(1 + S.DICE, dtype=np.int64), np.zeros(S.DICE, dtype=np.int64),
             np.zeros(2 * FOOTPRINT, dtype=np.int64), np.zeros(len(HEX_PARTS), dtype=np.int64),
             np.zeros(1 + len(HEX_PARTS), dtype=np.int64),
-            np.zeros((SPENDINGS, N_FEATURES)), np.zeros(SPENDINGS, dtype=np.int64))
+            np.zeros((SPENDINGS, N_FEATURES)), np.zeros(SPENDINGS, dtype=np.int64),
+            np.zeros(2, dtype=np.int64))
 
 
 @njit(inline="always")  # per feature row
@@ -99,17 +103,17 @@ def _hex_parts(st, tab, p, h, on, out) -> None:
     dice slots on it."""
     b = S.seat(p)
     a = st[b + S.TILE + h]
-    out[:] = 0
     if a < 0:
+        for k in range(len(HEX_PARTS)):
+            out[k] = 0
         return
     up = st[b + S.UPGRADE + h]
     per_op = tab[TB.ATT_STARS + a] + tab[R.P_EFFECT_STARS] * ((up >> S.SPECIAL_EFFECT) & 1)
     out[0] = st[b + S.CUBES_ON + h] * per_op
-    if R.free_icon(st, tab, p, h):
-        out[1] = 1 if R.has_party(st, tab, a, on) else 0
+    out[1] = 1 if R.free_icon(st, tab, p, h) and R.has_party(st, tab, a, on) else 0
     out[2] = 0 if tab[TB.ATT_STACK + a] == TB.STACK_ENTRANCE else 1
     out[3] = per_op * (tab[TB.ATT_ICONS + a] + ((up >> S.GENERATOR) & 1))
-    out[4] = R.bits(up)
+    out[4] = popcount(up)
 
 
 @njit(inline="always")  # per feature row
@@ -156,9 +160,9 @@ def snapshot(st, tab, p, out, hex_parts, counts, slots) -> None:
 
 @njit
 def whole_kind(kind) -> bool:
-    """A kind whose moves change more than a footprint (the stacks, monorails, new dice,
-    the card decks): a whole copy and snapshot per move, a few per game."""
-    return kind == M.K_START or kind == M.K_MONORAIL or kind == M.K_FREE_BUILD \
+    """A kind whose moves change more than a footprint (the stacks, a rearrange's new
+    dice, the card decks): a whole copy and snapshot per move, a few per game."""
+    return kind == M.K_START or kind == M.K_FREE_BUILD \
         or kind == M.K_ADMIN or kind == M.K_SKILL or kind == M.K_TAKE_SKILL \
         or kind == M.K_REARRANGE or kind == M.K_LEFTOVER
 
@@ -167,10 +171,14 @@ def whole_kind(kind) -> bool:
 def footprint(st, tab, p, kind, move, out) -> None:
     """The hexes (out[:3]) and dice slots (out[3:]) of seat p's park that ``move`` can
     change, -1 padded (not for a ``whole_kind``)."""
-    out[:] = -1
+    for k in range(2 * FOOTPRINT):
+        out[k] = -1
     t, a, bb, c = M.decode(move)
     if t == M.PASS or kind == M.K_STAFF or kind == M.K_MASCOT or kind == M.K_MAP \
             or kind == M.K_LOWER or kind == M.K_SWAP:
+        return
+    if kind == M.K_MONORAIL:  # its dice onto the entrance: the slots come from the context
+        out[0] = tab[R.P_ENTRANCE_HEX]
         return
     if kind == M.K_OPERATE and t == M.T_SKILL:
         power = W.skill_power(st, tab, p, c)
@@ -204,18 +212,21 @@ def footprint(st, tab, p, kind, move, out) -> None:
 @njit(inline="always")  # a dozen calls per feature row
 def _copy(dst, src, start, stop) -> None:
     """dst[start:stop] = src[start:stop] without a temporary (the game kernel allocates
-    nothing, play.py)."""
-    for i in range(start, stop):
+    nothing, play.py). The index is unsigned: numba checks a signed one for a negative
+    value at each element, and the copy was then not vectorised (a fifth of the features'
+    time went to these copies)."""
+    for i in range(np.uint64(start), np.uint64(stop)):
         dst[i] = src[i]
 
 
 @njit
 def _sync(work, st, p) -> None:
     """``work`` = ``st`` where a move with a footprint reads or writes: the shared counters,
-    the display and discard pile, seat p's dice in use and its block (no such move reads
-    another seat's)."""
+    the display and discard pile, the monorails, seat p's dice in use and the free slots
+    after them a monorail's dice take, and its block (no such move reads another seat's)."""
     _copy(work, st, 0, S.DICE_N + S.MAX_PLAYERS)
     first, last = S.park_slots(st, p)
+    last = min(last + S.SPACES, first + S.PARK_DICE)  # and the free slots a monorail fills
     for field in (S.DIE_COL, S.DIE_PIPS, S.DIE_AT, S.DIE_TINT):
         _copy(work, st, field + first, field + last)
     _copy(work, st, S.seat(p), S.seat(p) + S.SEAT_SIZE)
@@ -236,6 +247,9 @@ def _restore(work, st, p, kind, move, fp) -> None:
     _copy(work, st, S.BAG, S.BAG + S.COLOURS)
     if kind == M.K_BUILD:
         _copy(work, st, S.DISPLAY_N, S.DISPLAY + S.DISPLAY_CAP)
+    if kind == M.K_MONORAIL:
+        _copy(work, st, S.MONO_TAKEN, S.MONO_PIPS)
+        work[S.DICE_N + p] = st[S.DICE_N + p]
     if kind == M.K_OPERATE and M.decode(move)[0] == M.T_ACT:
         # an operation clears the colour adjustments on its attraction
         first, last = S.park_slots(st, p)
@@ -362,10 +376,11 @@ def _operable_part(st, work, tab, p, h, i, j, counts, slots, on) -> int:
 
 
 @njit(inline="always")  # per die move
-def _die_part(st, work, tab, p, move, hex_parts, counts, slots, on) -> tuple:
+def _die_part(st, work, tab, p, move, hex_parts, counts, slots, on, gone) -> tuple:
     """What die move ``move`` changes through its dice alone (``M.change_die``): the
     changes of (operable, dice, pips); ``work`` is ``st`` there before and after. A nudge
-    changes two dice on one hex, the others one die."""
+    changes two dice on one hex, the others one die. ``gone``: (a die, its hex's operable
+    part once it has left), the same for each of the die's moves away."""
     t, i, other, c = M.decode(move)
     j = other if t == M.T_SKILL and W.skill_power(st, tab, p, c) == R.SK_NUDGE else -1
     here = st[S.DIE_AT + i] % S.HEXES
@@ -377,10 +392,17 @@ def _die_part(st, work, tab, p, move, hex_parts, counts, slots, on) -> tuple:
         if x == 1 and (to == S.NOWHERE or h == here):
             break
         before = hex_parts[h, H_OPERABLE]
-        if (x == 0 and j < 0 and to != st[S.DIE_AT + i] and before == 0) or (
-                x == 1 and before == 1):
+        away = x == 0 and j < 0 and to != st[S.DIE_AT + i]
+        if (away and before == 0) or (x == 1 and before == 1):
             continue  # a die leaving a hex keeps none there, joining one keeps its parties
-        operable += _operable_part(st, work, tab, p, h, i, j, counts, slots, on) - before
+        if away and gone[0] == i:
+            operable += gone[1] - before
+            continue
+        now = _operable_part(st, work, tab, p, h, i, j, counts, slots, on)
+        if away:
+            gone[0] = i
+            gone[1] = now
+        operable += now - before
     dice = 0
     pips = 0
     for d in (i, j):
@@ -402,9 +424,11 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
     kind (the rearrange's new dice) is applied with. ``exact``: a whole copy and snapshot for
     every move (always given: a default left out is a type of its own, a second compile)."""
     work, before, after, hex_parts, counts, slots, wctx, on, fp, parts, left, spent, \
-        seen = buffers
+        seen, gone = buffers
     left[0] = -1
-    seen[:] = 0
+    gone[0] = -1
+    for k in range(SPENDINGS):
+        seen[k] = 0
     snapshot(st, tab, p, before, hex_parts[0], counts[0], slots[0])
     whole = exact or whole_kind(kind)
     if whole:
@@ -420,19 +444,24 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
         operable, dice, pips = 0, 0, 0
         if spends >= 0:  # one call site: the die moves' path is inlined once
             operable, dice, pips = _die_part(st, work, tab, p, moves[m], hex_parts[0],
-                                             counts[0], slots[0], on)
+                                             counts[0], slots[0], on, gone)
         if spends >= 0 and seen[spends]:  # the row of a die move spending alike, this die's part
-            for f in range(N_FEATURES):
+            for f in range(N_SNAPSHOT):  # a die move's other features are 0 (_move_parts)
                 feats[m, f] = spent[spends, f]
+            for f in range(N_SNAPSHOT, N_FEATURES):
+                feats[m, f] = 0.0
             feats[m, F_OPERABLE] += operable
             feats[m, F_DICE] += dice
             feats[m, F_PIPS] += pips
             continue
-        if whole:  # a copy of the context too: the moves read it, the monorail's writes it
+        if whole:  # a copy of the context too: the rearrange's moves read it
             _copy(wctx, ctx, 0, ctx.shape[0])
         M.apply(work, tab, p, kind, moves[m], wctx)
         if not whole:
             footprint(st, tab, p, kind, moves[m], fp)
+            if kind == M.K_MONORAIL:  # the dice it brought
+                for k in range(wctx[0]):
+                    fp[FOOTPRINT + k] = wctx[1 + k]
             _after(st, work, tab, p, fp, before, hex_parts[0], counts[0], slots[0], on, parts,
                    after, left, _leaves(st, tab, p, kind, moves[m]))
             _restore(work, st, p, kind, moves[m], fp)
@@ -443,7 +472,7 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
             feats[m, f] = after[f] - before[f]
         _move_parts(st, tab, p, kind, moves[m], feats[m])
         if spends >= 0:  # the first die move spending so: its row without its die's part
-            for f in range(N_FEATURES):
+            for f in range(N_SNAPSHOT):
                 spent[spends, f] = feats[m, f]
             spent[spends, F_OPERABLE] -= operable
             spent[spends, F_DICE] -= dice

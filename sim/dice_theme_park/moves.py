@@ -148,7 +148,8 @@ def _alike(st, i, j) -> bool:
 @njit
 def sort_park(st, p, counts, slots) -> None:
     """Seat p's dice by hex, in slot order: slots[h, :counts[h]]."""
-    counts[:] = 0
+    for h in range(S.HEXES):
+        counts[h] = 0
     first, last = S.park_slots(st, p)
     for i in range(first, last):
         at = st[S.DIE_AT + i]
@@ -162,7 +163,8 @@ def sort_park(st, p, counts, slots) -> None:
 def park_dice(st, p, out, counts, slots) -> int:
     """One slot per group of alike dice in seat p's park, in slot order, into ``out``; their
     number. ``counts`` and ``slots`` (``sort_park``) are filled on the way."""
-    counts[:] = 0
+    for h in range(S.HEXES):
+        counts[h] = 0
     n = 0
     first, last = S.park_slots(st, p)
     for i in range(first, last):
@@ -665,7 +667,8 @@ def random_operate_move(st, tab, p, moves, ws, u) -> int:
     # park_dice's loop, with each group's number of moves (``_die_moves``) in sizes[:nd]
     # (its grouping step as a helper shared with park_dice, inlined, made this 2.5 times
     # slower on replayed positions)
-    counts[:] = 0
+    for h in range(S.HEXES):
+        counts[h] = 0
     nd = 0
     dice_moves = 0
     first, last = S.park_slots(st, p)

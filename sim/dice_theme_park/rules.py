@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from sim.core.bits import popcount
 from sim.core.rng import randint, shuffle
 from sim.dice_theme_park import state as S
 from sim.dice_theme_park import tables as TB
@@ -440,16 +441,6 @@ def shared_stars(values, n, stars, best_most, i) -> int:
 
 
 @njit
-def bits(x) -> int:
-    """The set bits of x: the upgrades on a hex, the amenity kinds of a park."""
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
-
-
-@njit
 def objective_measure(st, tab, p, measure) -> int:
     """Seat p's value of objective measure ``measure`` (data.MEASURES order)."""
     b = S.seat(p)
@@ -471,11 +462,11 @@ def objective_measure(st, tab, p, measure) -> int:
                 count += 1
                 if tab[TB.ATT_AMENITY + a] >= 0:
                     kinds |= 1 << tab[TB.ATT_AMENITY + a]
-        return count if measure == 3 else bits(kinds)
+        return count if measure == 3 else popcount(kinds)
     if measure == 5:  # upgrades installed
         n = 0
         for h in range(S.HEXES):
-            n += bits(st[b + S.UPGRADE + h])
+            n += popcount(st[b + S.UPGRADE + h])
         return n
     if measure == 6:  # mascots (the starting one counts, rules.md 15)
         return st[b + S.MASCOTS]
@@ -1023,7 +1014,7 @@ def upgrade_cost(st, tab, p, hex_) -> int:
     a = st[b + S.TILE + hex_]
     if a < 0:
         return -1
-    used = bits(st[b + S.UPGRADE + hex_])
+    used = popcount(st[b + S.UPGRADE + hex_])
     if used >= 2 or tab[TB.ATT_UPGRADE_COST + a * 2 + used] < 0:
         return -1
     return max(0, tab[TB.ATT_UPGRADE_COST + a * 2 + used] - played(st, p, ARCHITECT)
