@@ -884,17 +884,15 @@ MUTANTS = [
      "        if module.split(\".\")[0] in PROJECT_PACKAGES:",
      "        if False:", ["test_kernel_cache.py"]),
     # Dice Theme Park's greedy features, third pass: the die moves' shared rows
-    ("sim/dice_theme_park/features.py", "if (x == 0 and j < 0 and to != st[S.DIE_AT + i]",
-     "if (x == 0 and to != st[S.DIE_AT + i]", [DP]),
+    ("sim/dice_theme_park/features.py", "away = x == 0 and j < 0 and to != st[S.DIE_AT + i]",
+     "away = x == 0 and to != st[S.DIE_AT + i]", [DP]),
     ("sim/dice_theme_park/features.py", "            feats[m, F_OPERABLE] += operable\n",
      "", [DP, DE]),
     ("sim/dice_theme_park/features.py",
      "return 2 * (t - M.T_MAP) + (c if t >= M.T_PIPS else 0)",
      "return 2 * (t - M.T_MAP)", [DP, DE]),
-    ("sim/dice_theme_park/features.py", "    first, last = S.park_slots(st, p)\n"
-     "    for field in (S.DIE_COL, S.DIE_PIPS, S.DIE_AT, S.DIE_TINT):",
-     "    first, last = S.park_slots(st, p)\n    first = last\n"
-     "    for field in (S.DIE_COL, S.DIE_PIPS, S.DIE_AT, S.DIE_TINT):", [DE]),
+    ("sim/dice_theme_park/features.py", "S.PARK_DICE)  # and the free slots a monorail fills\n",
+     "S.PARK_DICE)\n    first = last\n", [DE]),
     ("sim/dice_theme_park/rules.py", "return values >= 3 if kind == REQ_RUN_THREE else most >= 3",
      "return values >= 2 if kind == REQ_RUN_THREE else most >= 3", [DR, DE]),
     ("sim/dice_theme_park/powers.py", "    skill_effect(st, tab, p, k, a, b, c)\n"
