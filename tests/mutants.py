@@ -277,8 +277,8 @@ MUTANTS = [
      "            out[1] = bb",
      "elif kind == M.K_MOVE or kind == M.K_AGAIN or t == M.T_MAP or t == M.T_GUIDE:\n"
      "            out[1] = -1", [DE]),
-    ("sim/dice_theme_park/features.py", "_copy(work, st, b, b + S.TILE)",
-     "_copy(work, st, b + 1, b + S.TILE)", [DE]),
+    ("sim/dice_theme_park/features.py", "copy_range(work, st, b, b + S.TILE)",
+     "copy_range(work, st, b + 1, b + S.TILE)", [DE]),
     ("sim/dice_theme_park/features.py", "if work[S.seat(p) + S.CUBES] >= tab[R.P_CUBES]:",
      "if work[S.seat(p) + S.CUBES] > tab[R.P_CUBES]:", [DE]),
     ("sim/dice_theme_park/features.py",
@@ -926,6 +926,8 @@ MUTANTS = [
      [DP]),
     ("sim/dice_theme_park/features.py", "if away and gone[0] == i:", "if away and gone[0] >= 0:",
      [DP, "test_dice_theme_park_engine.py"]),
+    ("sim/core/arrays.py", "builder.gep(to.data, [lo]), builder.gep(of.data, [lo])",
+     "to.data, of.data", ["test_arrays.py"]),
 ]
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.arrays import copy_range
 from sim.core.bits import popcount
 from sim.dice_theme_park import moves as M
 from sim.dice_theme_park import powers as W
@@ -209,27 +210,17 @@ def footprint(st, tab, p, kind, move, out) -> None:
             out[1] = bb
 
 
-@njit(inline="always")  # a dozen calls per feature row
-def _copy(dst, src, start, stop) -> None:
-    """dst[start:stop] = src[start:stop] without a temporary (the game kernel allocates
-    nothing, play.py). The index is unsigned: numba checks a signed one for a negative
-    value at each element, and the copy was then not vectorised (a fifth of the features'
-    time went to these copies)."""
-    for i in range(np.uint64(start), np.uint64(stop)):
-        dst[i] = src[i]
-
-
 @njit
 def _sync(work, st, p) -> None:
     """``work`` = ``st`` where a move with a footprint reads or writes: the shared counters,
     the display and discard pile, the monorails, seat p's dice in use and the free slots
     after them a monorail's dice take, and its block (no such move reads another seat's)."""
-    _copy(work, st, 0, S.DICE_N + S.MAX_PLAYERS)
+    copy_range(work, st, 0, S.DICE_N + S.MAX_PLAYERS)
     first, last = S.park_slots(st, p)
     last = min(last + S.SPACES, first + S.PARK_DICE)  # and the free slots a monorail fills
     for field in (S.DIE_COL, S.DIE_PIPS, S.DIE_AT, S.DIE_TINT):
-        _copy(work, st, field + first, field + last)
-    _copy(work, st, S.seat(p), S.seat(p) + S.SEAT_SIZE)
+        copy_range(work, st, field + first, field + last)
+    copy_range(work, st, S.seat(p), S.seat(p) + S.SEAT_SIZE)
 
 
 @njit(inline="always")  # per feature row
@@ -237,23 +228,23 @@ def _restore(work, st, p, kind, move, fp) -> None:
     """Put back into ``work`` what ``move`` (of ``kind``, footprint ``fp``) changed."""
     b = S.seat(p)
     # the seat's counters before and after its hex arrays; those arrays at the footprint
-    _copy(work, st, b, b + S.TILE)
-    _copy(work, st, b + S.INSTALLED, b + S.SEAT_SIZE)
+    copy_range(work, st, b, b + S.TILE)
+    copy_range(work, st, b + S.INSTALLED, b + S.SEAT_SIZE)
     for x in range(FOOTPRINT):
         h = fp[x]
         if h >= 0:
             for field in (S.TILE, S.UPGRADE, S.CUBES_ON, S.BANNED):
                 work[b + field + h] = st[b + field + h]
-    _copy(work, st, S.BAG, S.BAG + S.COLOURS)
+    copy_range(work, st, S.BAG, S.BAG + S.COLOURS)
     if kind == M.K_BUILD:
-        _copy(work, st, S.DISPLAY_N, S.DISPLAY + S.DISPLAY_CAP)
+        copy_range(work, st, S.DISPLAY_N, S.DISPLAY + S.DISPLAY_CAP)
     if kind == M.K_MONORAIL:
-        _copy(work, st, S.MONO_TAKEN, S.MONO_PIPS)
+        copy_range(work, st, S.MONO_TAKEN, S.MONO_PIPS)
         work[S.DICE_N + p] = st[S.DICE_N + p]
     if kind == M.K_OPERATE and M.decode(move)[0] == M.T_ACT:
         # an operation clears the colour adjustments on its attraction
         first, last = S.park_slots(st, p)
-        _copy(work, st, S.DIE_TINT + first, S.DIE_TINT + last)
+        copy_range(work, st, S.DIE_TINT + first, S.DIE_TINT + last)
     for k in range(FOOTPRINT):
         i = fp[FOOTPRINT + k]
         if i >= 0:
@@ -413,7 +404,7 @@ def _die_part(st, work, tab, p, move, hex_parts, counts, slots, on, gone) -> tup
             pips += p1 - p0
             for field in (S.DIE_COL, S.DIE_AT, S.DIE_PIPS, S.DIE_TINT):
                 work[field + d] = st[field + d]
-    _copy(work, st, S.BAG, S.BAG + S.COLOURS)  # a die discarded or recoloured
+    copy_range(work, st, S.BAG, S.BAG + S.COLOURS)  # a die discarded or recoloured
     return operable, dice, pips
 
 
@@ -432,7 +423,7 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
     snapshot(st, tab, p, before, hex_parts[0], counts[0], slots[0])
     whole = exact or whole_kind(kind)
     if whole:
-        _copy(work, st, 0, S.SIZE)
+        copy_range(work, st, 0, S.SIZE)
     else:
         _sync(work, st, p)
     for m in range(n):
@@ -455,7 +446,7 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
             feats[m, F_PIPS] += pips
             continue
         if whole:  # a copy of the context too: the rearrange's moves read it
-            _copy(wctx, ctx, 0, ctx.shape[0])
+            copy_range(wctx, ctx, 0, ctx.shape[0])
         M.apply(work, tab, p, kind, moves[m], wctx)
         if not whole:
             footprint(st, tab, p, kind, moves[m], fp)
@@ -467,7 +458,7 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
             _restore(work, st, p, kind, moves[m], fp)
         else:
             snapshot(work, tab, p, after, hex_parts[1], counts[1], slots[1])
-            _copy(work, st, 0, S.SIZE)
+            copy_range(work, st, 0, S.SIZE)
         for f in range(N_SNAPSHOT):
             feats[m, f] = after[f] - before[f]
         _move_parts(st, tab, p, kind, moves[m], feats[m])
