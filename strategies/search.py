@@ -28,6 +28,7 @@ across runs), and a game with a search bot replays exactly.
 import numpy as np
 from numba import njit
 
+from sim.core.arrays import copy_range
 from sim.core.rng import splitmix64_mix
 from strategies.selectors import BUDGET, CANDIDATES, HORIZON, ROLLOUT, score_moves
 
@@ -51,10 +52,9 @@ def new_stats(max_moves):
 
 @njit
 def copy_into(dst, src):
-    """``dst[:] = src`` element by element: a slice assignment may allocate, and the game
-    kernels run without numba's allocator."""
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
+    """``dst[:] = src`` (``arrays.copy_range``: a slice assignment may allocate, and the game
+    kernels run without numba's allocator)."""
+    copy_range(dst, src, 0, src.shape[0])
 
 
 @njit

@@ -607,6 +607,21 @@ def test_nudge_moves_two_different_dice_of_one_attraction_by_1_each(dtp):
     assert len(_skill_moves(st2, tab)) == 3  # twins: up-up, down-down, one of each
 
 
+def _feature_rows(st, tab, kind, moves):
+    """Seat 0's feature rows of ``moves`` by the footprint path, on fresh buffers, held equal
+    to the whole copy's."""
+    from sim.dice_theme_park import features as F
+
+    rows = []
+    for exact in (F.FOOTPRINT_PATH, F.EXACT_PATH):
+        feats = np.zeros((len(moves), F.N_FEATURES))
+        F.move_features(st, tab, 0, kind, moves, len(moves), feats, F.new_buffers(),
+                        np.zeros(1 + S.DICE, dtype=np.int64), exact)
+        rows.append(feats)
+    assert (rows[0] == rows[1]).all()
+    return rows[0]
+
+
 def test_die_moves_share_a_row_per_spending_and_add_what_their_dice_do(dtp):
     """The features of an operate decision's maps, guide, mascot adjustments and skill uses
     are one row per thing spent plus what the move's dice do (features._die_part), equal to
@@ -629,20 +644,14 @@ def test_die_moves_share_a_row_per_spending_and_add_what_their_dice_do(dtp):
     R.add_die(st, 0, ENTRANCE, BLUE, 2)
     R.add_die(st, 0, SPOOKY_HEX, BLUE, 5)
     moves = np.array(Decisions(st, tab).raw(M.K_OPERATE), dtype=np.int64)
-    rows = []
-    for exact in (F.FOOTPRINT_PATH, F.EXACT_PATH):
-        feats = np.zeros((len(moves), F.N_FEATURES))
-        F.move_features(st, tab, 0, M.K_OPERATE, moves, len(moves), feats, F.new_buffers(),
-                        np.zeros(1 + S.DICE, dtype=np.int64), exact)
-        rows.append(feats)
-    assert (rows[0] == rows[1]).all()
+    rows = _feature_rows(st, tab, M.K_OPERATE, moves)
     assert {M.decode(m)[0] for m in moves} >= {M.T_MAP, M.T_GUIDE, M.T_PIPS, M.T_TINT,
                                                 M.T_SKILL}
     nudge = list(moves).index(M.encode(M.T_SKILL, one, three, 0) | (2 << 32))  # -1, +1
-    row = dict(zip(F.FEATURES, rows[0][nudge]))
+    row = dict(zip(F.FEATURES, rows[nudge]))
     assert (row["operable"], row["dice"], row["pips"], row["resources"]) == (1, -1, 0, -1)
     spent = {M.decode(m)[3]: dict(zip(F.FEATURES, r))["resources"]
-             for m, r in zip(moves, rows[0]) if M.decode(m)[0] == M.T_PIPS}
+             for m, r in zip(moves, rows) if M.decode(m)[0] == M.T_PIPS}
     assert spent == {0: -1, 1: 0}  # a mascot's adjustment, the extra one
 
 
@@ -664,14 +673,8 @@ def test_a_monorails_row_counts_the_dice_it_brings_to_the_entrance(dtp):
             st[S.MONO_PIPS + m * S.SPACES + s] = pips
     moves = np.array(Decisions(st, tab).raw(M.K_MONORAIL), dtype=np.int64)
     assert len(moves) == 2
-    rows = []
-    for exact in (F.FOOTPRINT_PATH, F.EXACT_PATH):
-        feats = np.zeros((len(moves), F.N_FEATURES))
-        F.move_features(st, tab, 0, M.K_MONORAIL, moves, len(moves), feats, F.new_buffers(),
-                        np.zeros(1 + S.DICE, dtype=np.int64), exact)
-        rows.append(feats)
-    assert (rows[0] == rows[1]).all()
-    got = [(row[F.F_DICE], row[F.F_PIPS]) for row in rows[0]]
+    rows = _feature_rows(st, tab, M.K_MONORAIL, moves)
+    got = [(row[F.F_DICE], row[F.F_PIPS]) for row in rows]
     assert got == [(2, 7), (3, 10)]
 
 

@@ -169,17 +169,20 @@ def whole_kind(kind) -> bool:
 
 
 @njit(inline="always")  # per feature row
-def footprint(st, tab, p, kind, move, out) -> None:
+def footprint(st, tab, p, kind, move, ctx, out) -> None:
     """The hexes (out[:3]) and dice slots (out[3:]) of seat p's park that ``move`` can
-    change, -1 padded (not for a ``whole_kind``)."""
+    change, -1 padded (not for a ``whole_kind``); ``ctx``: the context ``move`` was applied
+    with (a monorail's: the slots its dice took)."""
     for k in range(2 * FOOTPRINT):
         out[k] = -1
     t, a, bb, c = M.decode(move)
     if t == M.PASS or kind == M.K_STAFF or kind == M.K_MASCOT or kind == M.K_MAP \
             or kind == M.K_LOWER or kind == M.K_SWAP:
         return
-    if kind == M.K_MONORAIL:  # its dice onto the entrance: the slots come from the context
+    if kind == M.K_MONORAIL:  # its dice onto the entrance
         out[0] = tab[R.P_ENTRANCE_HEX]
+        for k in range(ctx[0]):
+            out[FOOTPRINT + k] = ctx[1 + k]
         return
     if kind == M.K_OPERATE and t == M.T_SKILL:
         power = W.skill_power(st, tab, p, c)
@@ -449,10 +452,7 @@ def move_features(st, tab, p, kind, moves, n, feats, buffers, ctx, exact) -> Non
             copy_range(wctx, ctx, 0, ctx.shape[0])
         M.apply(work, tab, p, kind, moves[m], wctx)
         if not whole:
-            footprint(st, tab, p, kind, moves[m], fp)
-            if kind == M.K_MONORAIL:  # the dice it brought
-                for k in range(wctx[0]):
-                    fp[FOOTPRINT + k] = wctx[1 + k]
+            footprint(st, tab, p, kind, moves[m], wctx, fp)
             _after(st, work, tab, p, fp, before, hex_parts[0], counts[0], slots[0], on, parts,
                    after, left, _leaves(st, tab, p, kind, moves[m]))
             _restore(work, st, p, kind, moves[m], fp)
