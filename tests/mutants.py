@@ -375,8 +375,7 @@ MUTANTS = [
      "st[st_b + S.SKILLS_USED] |= 0", [DP, DE]),
     ("sim/dice_theme_park/powers.py", "b if power == R.SK_PULL else",
      "b if power == R.SK_PUSH else", [DP]),
-    ("sim/dice_theme_park/moves.py", "if (st[b + S.SKILLS_USED] >> k) & 1:", "if False:",
-     [DP, DE]),
+    ("sim/dice_theme_park/moves.py", ") - 1) & ~st[b + S.SKILLS_USED]", ") - 1)", [DP, DE]),
     ("sim/dice_theme_park/moves.py", "d <= amount if power == R.SK_LEAP else d == 1)",
      "d <= amount if power == R.SK_LEAP else d <= 2)", [DP]),
     ("sim/dice_theme_park/moves.py", "if c != own and st[S.BAG + c] > 0", "if c != own", [DP, DE]),
@@ -928,6 +927,16 @@ MUTANTS = [
      [DP, "test_dice_theme_park_engine.py"]),
     ("sim/core/arrays.py", "builder.gep(to.data, [lo]), builder.gep(of.data, [lo])",
      "to.data, of.data", ["test_arrays.py"]),
+    # Dice Theme Park's random operate pick: dice grouped by code, skill uses counted
+    ("sim/dice_theme_park/moves.py", "(st[S.DIE_COL + i] * 4 + st[S.DIE_TINT + i] + 1) << 3",
+     "(st[S.DIE_COL + i] * 4) << 3", [DR, DP]),
+    ("sim/dice_theme_park/tables.py", "((distance >= 1) & (distance <= reach)) @ bit",
+     "((distance >= 0) & (distance <= reach)) @ bit", [DR, DP]),
+    ("sim/dice_theme_park/moves.py", "n += bags - int(st[S.BAG + own] > 0)", "n += bags", [DP]),
+    ("sim/dice_theme_park/moves.py", "(max(amount, 0), S.HEXES - 1) if power == R.SK_LEAP else 1",
+     "(max(amount, 0), S.HEXES - 1) if power == R.SK_LEAP else 2", [DP]),
+    ("sim/dice_theme_park/moves.py", "                if pick < more:",
+     "                if pick <= more:", [DP]),
 ]
 
 

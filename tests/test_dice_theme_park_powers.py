@@ -775,22 +775,33 @@ def test_each_card_once_a_round_mascots_limit_the_uses_and_the_extras_follow(dtp
     assert st[b + S.SKILLS_USED] == 0 and len(_skill_moves(st, tab)) == 3
 
 
-def test_the_random_pick_with_skills_and_keeping_is_one_of_the_whole_list(dtp):
-    """moves.random_operate_move lists the skills' uses beside the operations: for every
-    draw its pick is the one of ``legal_moves``."""
+@pytest.mark.parametrize("names, used, empty_bag", [
+    (["shift-blue", "tips-blue", "nudge-1", "push-1", "pull-1", "leap-1"], 0, None),
+    # every other power; the third card used this round; no yellow die left to recolour to
+    (["flip-blue", "cheers-green", "recolour-1", "leap-2", "recolour-2", "flip-yellow"], 0b100,
+     YELLOW)])
+def test_the_random_pick_with_skills_and_keeping_is_one_of_the_whole_list(dtp, names, used,
+                                                                          empty_bag):
+    """moves.random_operate_move counts the skills' uses card by card beside the operations
+    and lists only the picked card's: for every draw its pick is the one of ``legal_moves``,
+    with every skill power held."""
     d, tab = dtp
-    names = ["shift-blue", "tips-blue", "nudge-1", "push-1", "pull-1", "leap-1"]
     st = _park(d, tab, {LOG_FLUME_HEX: "Log Flume", SPOOKY_HEX: "Spooky Woods"},
                admin="keep-green", skills=names, mascots=6)
     st[S.seat(0) + S.MAPS_UP] = 1
+    st[S.seat(0) + S.SKILLS_USED] = used
+    if empty_bag is not None:
+        st[S.BAG + empty_bag] = 0
     for hex_, colour, pips in [(LOG_FLUME_HEX, BLUE, 5), (LOG_FLUME_HEX, YELLOW, 4),
                                (SPOOKY_HEX, GREEN, 2), (SPOOKY_HEX, YELLOW, 5),
-                               (ENTRANCE, BLUE, 2), (ENTRANCE, BLUE, 2)]:
+                               (ENTRANCE, BLUE, 2), (ENTRANCE, BLUE, 2), (ENTRANCE, YELLOW, 2)]:
         R.add_die(st, 0, hex_, colour, pips)
     dec = Decisions(st, tab)
     listed = dec.raw(M.K_OPERATE)
     assert {M.decode(m)[0] for m in listed} >= {M.T_SKILL, M.T_ACT, M.T_MAP, M.T_PIPS}
     assert any(M.decode(m)[0] == M.T_ACT and M.decode(m)[3] >> 1 for m in listed)
+    cards = {M.decode(m)[3] for m in listed if M.decode(m)[0] == M.T_SKILL}
+    assert cards == {k for k in range(len(names)) if not used >> k & 1}
     counted = np.zeros(M.MAX_MOVES, dtype=np.int64)
     n = len(listed)
     for u in np.linspace(0, 1, 3 * n, endpoint=False):

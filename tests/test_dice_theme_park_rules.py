@@ -702,6 +702,30 @@ def test_the_random_pick_at_an_operate_decision_is_one_of_the_whole_list(dtp):
     assert kinds == {M.PASS, M.T_ACT, M.T_MAP, M.T_GUIDE, M.T_PIPS, M.T_TINT}
 
 
+def test_dice_alike_move_once_and_a_colour_adjustment_parts_them(dtp):
+    """Dice alike (colour, pips, adjustment) on one hex give their moves once (moves.park_dice
+    groups them by a code); a die adjusted to another colour, or to its own, is not alike
+    the others, and one elsewhere neither. Both pick paths list the same."""
+    from sim.dice_theme_park import moves as M
+    from strategies.selectors import uniform_pick
+
+    d, tab = dtp
+    st = _park(d, tab, {LOG_FLUME_HEX: "Log Flume", FERRIS_HEX: "Ferris Wheel"})
+    st[S.seat(0) + S.MAPS_UP] = 1
+    slots = [R.add_die(st, 0, hex_, BLUE, 3)
+             for hex_ in (LOG_FLUME_HEX, LOG_FLUME_HEX, LOG_FLUME_HEX, LOG_FLUME_HEX, FERRIS_HEX)]
+    st[S.DIE_TINT + slots[2]] = YELLOW
+    st[S.DIE_TINT + slots[3]] = BLUE
+    ws = M.new_workspace()
+    moves = np.zeros(M.MAX_MOVES, dtype=np.int64)
+    n = M.legal_moves(st, tab, 0, M.K_OPERATE, np.zeros(1 + S.DICE, dtype=np.int64), moves, ws)
+    mapped = {M.decode(m)[1] for m in moves[:n] if M.decode(m)[0] == M.T_MAP}
+    assert mapped == {slots[0], slots[2], slots[3], slots[4]}
+    for u in np.linspace(0, 1, 3 * n, endpoint=False):
+        assert M.random_operate_move(st, tab, 0, np.zeros_like(moves), ws, u) == moves[
+            uniform_pick(n, u)]
+
+
 def test_legal_moves_keep_the_limits(dtp):
     """Hand-built decisions: a pair of one staff needs two in hand; only affordable tiles on
     hexes next to the park; at most the maps a round allows; a mascot only with its price;

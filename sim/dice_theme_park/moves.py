@@ -48,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.bits import popcount
 from sim.dice_theme_park import powers as W
 from sim.dice_theme_park import rules as R
 from sim.dice_theme_park import state as S
@@ -129,8 +130,9 @@ def party_of(m, out) -> None:
 @njit
 def new_workspace():
     """Buffers the legal moves work in, allocated once per game lane: hexes, dice slots,
-    ``rules.parties``' work and its parties, a park's dice by hex (``sort_park``), and the
-    operate decision's: each group's number of dice moves, then the park's tile hexes."""
+    ``rules.parties``' work (``park_dice``'s marks before the parties) and its parties, a
+    park's dice by hex (``sort_park``), and the operate decision's: each group's number of
+    dice moves, then the park's tile hexes."""
     return (np.empty(S.HEXES, dtype=np.int64), np.empty(S.DICE, dtype=np.int64),
             np.empty(R.PARTY_WORK, dtype=np.int64),
             np.empty((R.MAX_PARTIES, 3), dtype=np.int64), np.empty(S.HEXES, dtype=np.int64),
@@ -143,6 +145,13 @@ def _alike(st, i, j) -> bool:
     return (st[S.DIE_AT + i] == st[S.DIE_AT + j] and st[S.DIE_COL + i] == st[S.DIE_COL + j]
             and st[S.DIE_PIPS + i] == st[S.DIE_PIPS + j]
             and st[S.DIE_TINT + i] == st[S.DIE_TINT + j])
+
+
+@njit(inline="always")  # hot: docs/developers.md
+def _die_code(st, i) -> int:
+    """Die slot i's colour, tint and pips as one number below 96: two dice on one hex are
+    ``_alike`` when their codes are equal."""
+    return ((st[S.DIE_COL + i] * 4 + st[S.DIE_TINT + i] + 1) << 3) | st[S.DIE_PIPS + i]
 
 
 @njit
@@ -160,11 +169,14 @@ def sort_park(st, p, counts, slots) -> None:
 
 
 @njit(inline="always")  # hot: docs/developers.md
-def park_dice(st, p, out, counts, slots) -> int:
+def park_dice(st, p, out, counts, slots, marks) -> int:
     """One slot per group of alike dice in seat p's park, in slot order, into ``out``; their
-    number. ``counts`` and ``slots`` (``sort_park``) are filled on the way."""
+    number. ``counts`` and ``slots`` (``sort_park``) are filled on the way; ``marks`` (3
+    ints a hex) holds the dice codes seen on each hex."""
     for h in range(S.HEXES):
         counts[h] = 0
+    for w in range(3 * S.HEXES):
+        marks[w] = 0
     n = 0
     first, last = S.park_slots(st, p)
     for i in range(first, last):
@@ -172,14 +184,13 @@ def park_dice(st, p, out, counts, slots) -> int:
         if at < 0:
             continue
         h = at % S.HEXES
-        new = True
-        for k in range(counts[h]):  # dice alike share a hex
-            if _alike(st, slots[h, k], i):
-                new = False
-                break
         slots[h, counts[h]] = i
         counts[h] += 1
-        if new:
+        code = _die_code(st, i)  # dice alike share a hex and a code: a test, not a loop
+        w = 3 * h + (code >> 5)
+        bit = 1 << (code & 31)
+        if (marks[w] & bit) == 0:
+            marks[w] |= bit
             out[n] = i
             n += 1
     return n
@@ -259,7 +270,7 @@ def legal_moves(st, tab, p, kind, ctx, moves, ws) -> int:
         return n
     if kind == K_BONUS_PIPS:
         dice = ws[1]
-        nd = park_dice(st, p, dice, ws[4], ws[5])
+        nd = park_dice(st, p, dice, ws[4], ws[5], ws[2])
         for k in range(nd):
             for pips in range(1, 7):
                 if pips != st[S.DIE_PIPS + dice[k]]:
@@ -363,7 +374,7 @@ def _admin_moves(st, tab, p, kind, ctx, moves, ws) -> int:
                     n += 1
         return n
     # AGAIN: ctx[0] the power (push or pull), ctx[1] the mascot's hex
-    nd = park_dice(st, p, ws[1], ws[4], ws[5])
+    nd = park_dice(st, p, ws[1], ws[4], ws[5], ws[2])
     here = ctx[1]
     near = ws[0]
     for g in range(nd):
@@ -400,8 +411,8 @@ def _dice_key(st, new, k, perm, plus) -> int:
 
 @njit(inline="always")  # hot: docs/developers.md
 def _operate_moves(st, tab, p, moves, n, ws) -> int:
-    nd = park_dice(st, p, ws[1], ws[4], ws[5])
-    n = _operations(st, tab, p, moves, n, ws)
+    nd = park_dice(st, p, ws[1], ws[4], ws[5], ws[2])
+    n = _operations(st, tab, p, moves, n, ws[2], ws[3], ws[4], ws[5])
     n = _skill_moves(st, tab, p, moves, n, ws, nd)
     maps, guide, mascot = _die_powers(st, p)
     hexes = ws[6][S.PARK_DICE:]
@@ -412,12 +423,12 @@ def _operate_moves(st, tab, p, moves, n, ws) -> int:
     return n
 
 
-@njit(inline="always")  # hot: docs/developers.md
-def _operations(st, tab, p, moves, n, ws) -> int:
+@njit  # a call, not inlined: compiled once for both its callers
+def _operations(st, tab, p, moves, n, work, parties, counts, slots) -> int:
     """An operate decision's operations into ``moves`` from n on, hex by hex; the new n.
-    Seat p's dice by hex are in ws[4] and ws[5] (``sort_park`` or ``park_dice``)."""
+    Seat p's dice by hex are in ``counts`` and ``slots`` (``sort_park`` or ``park_dice``);
+    ``work`` and ``parties`` are ``rules.parties_among``'s buffers."""
     b = S.seat(p)
-    work, parties, counts, slots = ws[2], ws[3], ws[4], ws[5]
     manager = st[b + S.MANAGER_USED] < R.played(st, p, R.MANAGER) and \
         st[b + S.CUBES] < tab[R.P_CUBES]
     keep = W.admin_colour(st, tab, p) if R.has_admin(st, tab, p, R.A_KEEP_PIPS) else -1
@@ -457,35 +468,83 @@ def _keeping(st, party, colour, h, manager, moves, n) -> int:
     return n
 
 
-@njit
-def _skill_moves(st, tab, p, moves, n, ws, nd) -> int:
-    """An operate decision's skill uses into ``moves`` from n on; the new n. Seat p's dice
-    by hex are in ws[4] and ws[5], one die per group of alike dice in ws[1][:nd]."""
+@njit(inline="always")  # hot: docs/developers.md
+def _usable_skills(st, p) -> int:
+    """Seat p's skill cards it can use now, as bits of their places (a use takes a mascot;
+    each card once a round)."""
     b = S.seat(p)
     if st[b + S.SKILLS_N] == 0 or st[b + S.MASCOTS_USED] >= st[b + S.MASCOTS]:
-        return n
+        return 0
+    return ((1 << st[b + S.SKILLS_N]) - 1) & ~st[b + S.SKILLS_USED]
+
+
+@njit
+def _skill_moves(st, tab, p, moves, n, ws, nd) -> int:
+    """An operate decision's skill uses into ``moves`` from n on, card by card; the new n.
+    Seat p's dice by hex are in ws[4] and ws[5], one die per group of alike dice in
+    ws[1][:nd]."""
+    usable = _usable_skills(st, p)
+    for k in range(S.SKILLS_HELD):
+        if (usable >> k) & 1:
+            n = _card_moves(st, tab, p, k, moves, n, ws, nd)
+    return n
+
+
+@njit
+def _card_moves(st, tab, p, k, moves, n, ws, nd) -> int:
+    """The uses of seat p's k-th skill card into ``moves`` from n on; the new n."""
     dice, near, counts, slots = ws[1], ws[2], ws[4], ws[5]
-    for k in range(st[b + S.SKILLS_N]):
-        if (st[b + S.SKILLS_USED] >> k) & 1:
-            continue
-        card = st[b + S.SKILLS + k]
-        power = tab[TB.SK_POWER + card]
-        colour = tab[TB.SK_COLOUR + card]
-        amount = tab[TB.SK_AMOUNT + card]
-        if power == R.SK_MONEY or power == R.SK_STARS:  # where a die of its colour is
-            for h in range(S.HEXES):
-                for x in range(counts[h]):
-                    if st[S.DIE_COL + slots[h, x]] == colour:
-                        if n < MAX_MOVES:
-                            moves[n] = encode(T_SKILL, h, 0, k)
-                            n += 1
-                        break
-        elif power == R.SK_NUDGE:
-            n = _nudges(st, p, k, amount, counts, slots, moves, n)
-        else:
-            for g in range(nd):
-                n = _skill_die_moves(st, tab, p, k, power, colour, amount, dice[g], near,
-                                     moves, n)
+    card = st[S.seat(p) + S.SKILLS + k]
+    power = tab[TB.SK_POWER + card]
+    colour = tab[TB.SK_COLOUR + card]
+    amount = tab[TB.SK_AMOUNT + card]
+    if power == R.SK_MONEY or power == R.SK_STARS:  # where a die of its colour is
+        for h in range(S.HEXES):
+            for x in range(counts[h]):
+                if st[S.DIE_COL + slots[h, x]] == colour:
+                    if n < MAX_MOVES:
+                        moves[n] = encode(T_SKILL, h, 0, k)
+                        n += 1
+                    break
+    elif power == R.SK_NUDGE:
+        n = _nudges(st, p, k, amount, counts, slots, moves, n)
+    else:
+        for g in range(nd):
+            n = _skill_die_moves(st, tab, p, k, power, colour, amount, dice[g], near, moves,
+                                 n)
+    return n
+
+
+@njit
+def _card_count(st, tab, p, k, moves, n, ws, nd, tiles) -> int:
+    """n plus the number of ``_card_moves``' uses: those of a power acting on one die
+    counted without listing them, the others (a hex each, or a nudge's pairs) listed from n
+    on. ``tiles``: seat p's tile hexes as bits (``_tile_mask``)."""
+    dice = ws[1]
+    card = st[S.seat(p) + S.SKILLS + k]
+    power = tab[TB.SK_POWER + card]
+    colour = tab[TB.SK_COLOUR + card]
+    amount = tab[TB.SK_AMOUNT + card]
+    if power == R.SK_MONEY or power == R.SK_STARS or power == R.SK_NUDGE:
+        return _card_moves(st, tab, p, k, moves, n, ws, nd)
+    bags = 0  # colours a die can be recoloured to
+    for c in range(S.COLOURS):
+        bags += int(st[S.BAG + c] > 0)
+    reach = min(max(amount, 0), S.HEXES - 1) if power == R.SK_LEAP else 1
+    for g in range(nd):  # _skill_die_moves' number on each group's die
+        i = dice[g]
+        pips = st[S.DIE_PIPS + i]
+        own = st[S.DIE_COL + i]
+        if power == R.SK_SHIFT:
+            if own == colour:
+                n += int(R.can_adjust(pips, -amount)) + int(R.can_adjust(pips, amount))
+        elif power == R.SK_TWO_FIVE:
+            n += int(own == colour and (pips == 2 or pips == 5))
+        elif power == R.SK_RECOLOUR:
+            n += bags - int(st[S.BAG + own] > 0)
+        elif power == R.SK_PUSH or power == R.SK_LEAP or power == R.SK_PULL:
+            here = st[S.DIE_AT + i] % S.HEXES
+            n += popcount(tiles & tab[TB.HEX_WITHIN + here * S.HEXES + reach])
     return n
 
 
@@ -566,6 +625,17 @@ def _die_powers(st, p):
     b = S.seat(p)
     return (st[b + S.MAPS_UP] > 0, st[b + S.GUIDE_USED] < R.played(st, p, R.GUIDE),
             st[b + S.MASCOTS_USED] < st[b + S.MASCOTS])
+
+
+@njit(inline="always")  # hot: docs/developers.md
+def _tile_mask(st, p) -> int:
+    """The hexes of seat p's park that hold a tile, as bits."""
+    b = S.seat(p)
+    mask = 0
+    for h in range(S.HEXES):
+        if st[b + S.TILE + h] >= 0:
+            mask |= 1 << h
+    return mask
 
 
 @njit(inline="always")  # hot: docs/developers.md
@@ -656,59 +726,56 @@ def _die_move_at(st, tab, p, i, j, maps, guide, hexes, tiles, mascot, near) -> i
 def random_operate_move(st, tab, p, moves, ws, u) -> int:
     """The move the RANDOM selector picks with ``u`` at seat p's operate decision:
     ``moves[uniform_pick(n, u)]`` of ``legal_moves``, but the dice moves, most of an
-    operate decision's, are counted group by group as the park's dice are sorted, and only
-    the chosen one is made (listing them was most of a random game's time)."""
+    operate decision's, are counted group by group and the skill uses card by card, and
+    only the chosen move is made, or the chosen card's uses listed (listing them all was
+    most of a random game's time)."""
     b = S.seat(p)
-    near, dice, work, counts, slots, sizes = ws[0], ws[1], ws[2], ws[4], ws[5], ws[6]
+    dice, sizes = ws[1], ws[6]
     hexes = sizes[S.PARK_DICE:]
     maps, guide, mascot = _die_powers(st, p)
-    tiles = _tile_hexes(st, p, hexes) if guide else 0
+    mask = _tile_mask(st, p)
+    tiles = popcount(mask) if guide else 0
     extra_hex = st[b + S.EXTRA_HEX] if st[b + S.EXTRA_LEFT] > 0 else -1
-    # park_dice's loop, with each group's number of moves (``_die_moves``) in sizes[:nd]
-    # (its grouping step as a helper shared with park_dice, inlined, made this 2.5 times
-    # slower on replayed positions)
-    for h in range(S.HEXES):
-        counts[h] = 0
-    nd = 0
+    nd = park_dice(st, p, dice, ws[4], ws[5], ws[2])
     dice_moves = 0
-    first, last = S.park_slots(st, p)
-    for i in range(first, last):
-        at = st[S.DIE_AT + i]
-        if at < 0:
-            continue
-        h = at % S.HEXES
-        c = counts[h]
-        new = True
-        for k in range(c):  # dice alike share a hex
-            if _alike(st, slots[h, k], i):
-                new = False
-                break
-        if c == 0 and maps:
-            near[h] = R.neighbour_tiles(st, tab, p, h, work)
-        slots[h, c] = i
-        counts[h] = c + 1
-        if new:
-            m = (int(mascot) + (h == extra_hex)) * (S.COLOURS + (st[S.DIE_PIPS + i] < 6))
-            if maps:
-                m += near[h]
-            if guide:
-                m += tiles - 1  # every tile but its own
-            dice[nd] = i
-            sizes[nd] = m
-            dice_moves += m
-            nd += 1
+    for g in range(nd):  # each group's number of moves (``_die_moves``) in sizes[:nd]
+        i = dice[g]
+        h = st[S.DIE_AT + i] % S.HEXES
+        m = (int(mascot) + (h == extra_hex)) * (S.COLOURS + (st[S.DIE_PIPS + i] < 6))
+        if maps:  # R.neighbour_tiles' number
+            m += popcount(mask & tab[TB.HEX_WITHIN + h * S.HEXES + 1])
+        if guide:
+            m += tiles - 1  # every tile but its own
+        sizes[g] = m
+        dice_moves += m
     moves[0] = encode(PASS, 0, 0, 0)
-    seen = _operations(st, tab, p, moves, 1, ws)
-    seen = _skill_moves(st, tab, p, moves, seen, ws, nd)
+    operations = _operations(st, tab, p, moves, 1, ws[2], ws[3], ws[4], ws[5])
+    seen = operations
+    usable = _usable_skills(st, p)
+    for k in range(S.SKILLS_HELD):  # the skill uses, counted
+        if (usable >> k) & 1:
+            seen = _card_count(st, tab, p, k, moves, seen, ws, nd, mask)
     pick = min(uniform_pick(seen + dice_moves, u), MAX_MOVES - 1)
-    if pick < seen:
+    if pick < operations:
         return moves[pick]
+    if pick < seen:  # a skill use: its card's uses listed
+        seen = operations
+        for k in range(S.SKILLS_HELD):
+            if (usable >> k) & 1:
+                more = _card_count(st, tab, p, k, moves, seen, ws, nd, mask)
+                if pick < more:
+                    _card_moves(st, tab, p, k, moves, seen, ws, nd)
+                    break
+                seen = more
+        return moves[pick]
+    if guide:  # the hexes the guide can send a die to
+        _tile_hexes(st, p, hexes)
     k = 0  # the group whose moves hold the pick
     while k < nd - 1 and pick >= seen + sizes[k]:
         seen += sizes[k]
         k += 1
     return _die_move_at(st, tab, p, dice[k], pick - seen, maps, guide, hexes, tiles, mascot,
-                        near)
+                        ws[0])
 
 
 @njit(inline="always")  # per feature row: features._die_part

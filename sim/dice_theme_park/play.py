@@ -78,16 +78,14 @@ def play_game(tab, n_players, mode, seed, game_index, bots, rotate, st, rng, scr
         if kind == step.OVER:
             break
         bot = (first + p) % n_players
-        # the search's branch is pruned when no seat searches; the hot kinds with a constant
-        # kind: the choice, inlined, is compiled for each alone
+        # the search's branch is pruned when no seat searches; the operate decision with a
+        # constant kind: the choice, inlined, is compiled for it alone (the random pick)
         if searching is not None and bots[0][bot] == SEARCH:
             move = search.search_move(st, tab, p, kind, ctx, bots, bot, rng, scratch)
             if log.shape[0]:  # replay: the moves it weighed
                 nlog = search.log_weighed(scratch[9], st, p, kind, log, nlog, scratch[6])
         elif kind == M.K_OPERATE:
             move = policy.choose(st, tab, p, M.K_OPERATE, ctx, bots, bot, rng, scratch)
-        elif kind == M.K_MOVE:
-            move = policy.choose(st, tab, p, M.K_MOVE, ctx, bots, bot, rng, scratch)
         else:
             move = policy.choose(st, tab, p, kind, ctx, bots, bot, rng, scratch)
         nlog = step.apply(st, tab, move, ctx, details, log, nlog)

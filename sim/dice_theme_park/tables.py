@@ -57,6 +57,9 @@ SHAPES = {
     "obj_measure": (MAX_OBJECTIVES,),
     "obj_best": (MAX_OBJECTIVES,),
     "hex_distance": (S.HEXES, S.HEXES),  # steps between two hexes of a park (the leap)
+    # bit h of [x, d]: 1 <= distance(x, h) <= d (d = 1: x's neighbours), so a park's tile
+    # mask counts the hexes a die can reach in one instruction (moves.random_operate_move)
+    "hex_within": (S.HEXES, S.HEXES),
     "adm_power": (S.MAX_ADMINS,),  # data.ADMIN_POWERS index
     "adm_colour": (S.MAX_ADMINS,),
     "adm_amount": (S.MAX_ADMINS,),
@@ -97,6 +100,7 @@ OBJ_COLOUR = OFFSETS["obj_colour"]
 OBJ_MEASURE = OFFSETS["obj_measure"]
 OBJ_BEST = OFFSETS["obj_best"]
 HEX_DISTANCE = OFFSETS["hex_distance"]
+HEX_WITHIN = OFFSETS["hex_within"]
 ADM_POWER = OFFSETS["adm_power"]
 ADM_COLOUR = OFFSETS["adm_colour"]
 ADM_AMOUNT = OFFSETS["adm_amount"]
@@ -157,7 +161,11 @@ def pack(d: D.DiceThemeParkData) -> np.ndarray:
             values["hex_neighbours"][i, s] = where.get((int(q) + dq, int(r) + dr), -1)
     q, r = d.park["q"].astype(np.int64), d.park["r"].astype(np.int64)
     dq, dr = q[:, None] - q[None, :], r[:, None] - r[None, :]
-    values["hex_distance"][:] = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    distance = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    values["hex_distance"][:] = distance
+    bit = np.int64(1) << np.arange(S.HEXES, dtype=np.int64)
+    for reach in range(S.HEXES):
+        values["hex_within"][:, reach] = ((distance >= 1) & (distance <= reach)) @ bit
     a = d.attractions
     k = len(a)
     for field in ("stack", "cost", "income", "requirement", "requirement_colour", "stars",
