@@ -935,8 +935,8 @@ MUTANTS = [
     ("sim/dice_theme_park/moves.py", "n += bags - int(st[S.BAG + own] > 0)", "n += bags", [DP]),
     ("sim/dice_theme_park/moves.py", "(max(amount, 0), S.HEXES - 1) if power == R.SK_LEAP else 1",
      "(max(amount, 0), S.HEXES - 1) if power == R.SK_LEAP else 2", [DP]),
-    ("sim/dice_theme_park/moves.py", "                if pick < more:",
-     "                if pick <= more:", [DP]),
+    ("sim/dice_theme_park/moves.py", "        while pick >= ends[k]:",
+     "        while pick > ends[k]:", [DP]),
 ]
 
 

@@ -127,6 +127,11 @@ def party_of(m, out) -> None:
         out[k] = ((m >> (32 + 8 * k)) & 255) - 1
 
 
+# buffers the operate decision borrows: park_dice's marks (3 words a hex) in the parties'
+# work, before the parties; the random pick's ends of each card's uses in ws[0] (a hex each)
+assert R.PARTY_WORK >= 3 * S.HEXES and S.HEXES >= S.SKILLS_HELD
+
+
 @njit
 def new_workspace():
     """Buffers the legal moves work in, allocated once per game lane: hexes, dice slots,
@@ -528,8 +533,9 @@ def _card_count(st, tab, p, k, moves, n, ws, nd, tiles) -> int:
     if power == R.SK_MONEY or power == R.SK_STARS or power == R.SK_NUDGE:
         return _card_moves(st, tab, p, k, moves, n, ws, nd)
     bags = 0  # colours a die can be recoloured to
-    for c in range(S.COLOURS):
-        bags += int(st[S.BAG + c] > 0)
+    if power == R.SK_RECOLOUR:
+        for c in range(S.COLOURS):
+            bags += int(st[S.BAG + c] > 0)
     reach = min(max(amount, 0), S.HEXES - 1) if power == R.SK_LEAP else 1
     for g in range(nd):  # _skill_die_moves' number on each group's die
         i = dice[g]
@@ -750,23 +756,21 @@ def random_operate_move(st, tab, p, moves, ws, u) -> int:
         dice_moves += m
     moves[0] = encode(PASS, 0, 0, 0)
     operations = _operations(st, tab, p, moves, 1, ws[2], ws[3], ws[4], ws[5])
+    ends = ws[0]  # past each card's uses (a die move's buffer, free until then)
     seen = operations
     usable = _usable_skills(st, p)
     for k in range(S.SKILLS_HELD):  # the skill uses, counted
         if (usable >> k) & 1:
             seen = _card_count(st, tab, p, k, moves, seen, ws, nd, mask)
+        ends[k] = seen
     pick = min(uniform_pick(seen + dice_moves, u), MAX_MOVES - 1)
     if pick < operations:
         return moves[pick]
-    if pick < seen:  # a skill use: its card's uses listed
-        seen = operations
-        for k in range(S.SKILLS_HELD):
-            if (usable >> k) & 1:
-                more = _card_count(st, tab, p, k, moves, seen, ws, nd, mask)
-                if pick < more:
-                    _card_moves(st, tab, p, k, moves, seen, ws, nd)
-                    break
-                seen = more
+    if pick < seen:  # a skill use: the uses of its card listed
+        k = 0
+        while pick >= ends[k]:
+            k += 1
+        _card_moves(st, tab, p, k, moves, ends[k - 1] if k > 0 else operations, ws, nd)
         return moves[pick]
     if guide:  # the hexes the guide can send a die to
         _tile_hexes(st, p, hexes)
