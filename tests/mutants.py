@@ -652,9 +652,8 @@ MUTANTS = [
     ("sim/dice_theme_park/rules.py", "uses = 1 + (z == x) + (z == y)",
      "uses = 1 + (z == x)", [DR]),
     ("sim/dice_theme_park/rules.py", "if g_n[g] < MAX_PARTY:", "if g_n[g] < 2:", [DR]),
-    ("sim/dice_theme_park/rules.py",
-     "                    if seen[q] == keys:\n                        new = False",
-     "                    if seen[q] == keys:\n                        new = True", [DR]),
+    ("sim/dice_theme_park/rules.py", "        if seen[q] == keys:\n            return n",
+     "        if seen[q] == keys:\n            pass", [DR]),
     ("sim/dice_theme_park/rules.py", "key = (die_colour(st, i) * 8 + st[S.DIE_PIPS + i]) * 8",
      "key = (st[S.DIE_COL + i] * 8 + st[S.DIE_PIPS + i]) * 8", [DR]),
     ("sim/dice_theme_park/invariants.py", "if in_park > S.MAX_PARK_DICE:",
@@ -937,6 +936,11 @@ MUTANTS = [
      "(max(amount, 0), S.HEXES - 1) if power == R.SK_LEAP else 2", [DP]),
     ("sim/dice_theme_park/moves.py", "        while pick >= ends[k]:",
      "        while pick > ends[k]:", [DP]),
+    # parties_among's own loop for each party size
+    ("sim/dice_theme_park/rules.py", "j = g_slot[MAX_PARTY * y + int(y == x)]",
+     "j = g_slot[MAX_PARTY * y]", [DR]),
+    ("sim/dice_theme_park/rules.py", "if colour < 0 or die_colour(st, i) == colour:\n",
+     "if colour < 0 or st[S.DIE_COL + i] == colour:\n", [DR]),
 ]
 
 

@@ -287,6 +287,9 @@ def _reference_parties(d, name, dice):
 def _engine_parties(st, tab, hex_):
     out = np.empty((R.MAX_PARTIES, 3), dtype=np.int64)
     n = R.parties(st, tab, 0, hex_, out, WORK)
+    for k in range(n):  # a die is in a party once
+        party = [int(i) for i in out[k] if i >= 0]
+        assert len(set(party)) == len(party), party
     return [tuple(sorted((int(st[S.DIE_COL + i]), int(st[S.DIE_PIPS + i]))
                          for i in out[k] if i >= 0)) for k in range(n)]
 

@@ -651,11 +651,71 @@ def parties_among(st, tab, a, on, out, work) -> int:
     """``parties`` for attraction a with the dice slots ``on``. ``work`` (PARTY_WORK -
     S.PARK_DICE ints) first groups the dice alike (the colour they count as, pips, own
     colour; up to MAX_PARTY slots of each), so that the parties are sets of groups, then
-    holds the parties' keys (their own colours and pips, sorted) to keep each set once."""
-    g_key = work[:MAX_GROUPS]
+    holds the parties' keys (their own colours and pips, sorted) to keep each set once.
+    A party of one or two has its own loop (one loop for every size took a third longer);
+    a party of three, on under 1% of the hexes asked, is a call (``_parties_of_three``)."""
+    m = on.shape[0]
+    size = _party_size(tab, a)
+    if m < size:
+        return 0
+    seen = work[(2 + MAX_PARTY) * MAX_GROUPS:]
+    n = 0
+    if size == 1:  # the dice in order: a die alike an earlier one has its key, kept once
+        colour = tab[TB.ATT_REQUIREMENT_COLOUR + a]
+        for x in range(m):
+            i = on[x]
+            if colour < 0 or die_colour(st, i) == colour:
+                n = _new_party(seen, out, n, _own_key(st, i), i, -1, -1)
+        return n
     g_n = work[MAX_GROUPS:2 * MAX_GROUPS]
     g_slot = work[2 * MAX_GROUPS:(2 + MAX_PARTY) * MAX_GROUPS]  # group g's slots at 3g..
-    seen = work[(2 + MAX_PARTY) * MAX_GROUPS:]
+    groups = _group_alike(st, on, work[:MAX_GROUPS], g_n, g_slot)
+    if size == 2:
+        kind = tab[TB.ATT_REQUIREMENT + a]
+        colour = tab[TB.ATT_REQUIREMENT_COLOUR + a]
+        for x in range(groups):
+            i = g_slot[MAX_PARTY * x]
+            c0, p0 = die_colour(st, i), st[S.DIE_PIPS + i]
+            for y in range(x, groups):  # a group with itself: its second die
+                if y == x and g_n[x] < 2:
+                    continue
+                j = g_slot[MAX_PARTY * y + int(y == x)]
+                c1, p1 = die_colour(st, j), st[S.DIE_PIPS + j]
+                if _pair_meets(kind, colour, c0, p0, c1, p1) or \
+                        _pair_meets(kind, colour, c1, p1, c0, p0):
+                    n = _new_party(seen, out, n, _sorted_key2(_own_key(st, i), _own_key(st, j)),
+                                   i, j, -1)
+        return n
+    return _parties_of_three(st, tab, a, groups, g_n, g_slot, out, seen)
+
+
+@njit
+def _parties_of_three(st, tab, a, groups, g_n, g_slot, out, seen) -> int:
+    """``parties_among``'s parties of three from its groups of dice alike."""
+    n = 0
+    for x in range(groups):
+        for y in range(x, groups):
+            for z in range(y, groups):
+                # the slots: a group used twice or three times gives its next dice
+                i = g_slot[MAX_PARTY * x]
+                uses = 1 + (y == x)
+                if uses > g_n[y]:
+                    continue
+                j = g_slot[MAX_PARTY * y + uses - 1]
+                uses = 1 + (z == x) + (z == y)
+                if uses > g_n[z]:
+                    continue
+                k = g_slot[MAX_PARTY * z + uses - 1]
+                if _meets(st, tab, a, 3, i, j, k):
+                    n = _new_party(seen, out, n, _sorted_key3(
+                        _own_key(st, i), _own_key(st, j), _own_key(st, k)), i, j, k)
+    return n
+
+
+@njit(inline="always")  # hot: docs/developers.md
+def _group_alike(st, on, g_key, g_n, g_slot) -> int:
+    """The dice slots ``on`` grouped alike (``parties_among``), in order of first die; the
+    number of groups."""
     groups = 0
     for x in range(on.shape[0]):
         i = on[x]
@@ -670,44 +730,21 @@ def parties_among(st, tab, a, on, out, work) -> int:
         if g_n[g] < MAX_PARTY:
             g_slot[MAX_PARTY * g + g_n[g]] = i
             g_n[g] += 1
-    size = _party_size(tab, a)
-    n = 0
-    for x in range(groups):
-        for y in range(x if size > 1 else groups, groups if size > 1 else groups + 1):
-            for z in range(y if size > 2 else groups, groups if size > 2 else groups + 1):
-                # the slots: a group used twice or three times gives its next dice
-                i = g_slot[MAX_PARTY * x]
-                j = -1
-                k = -1
-                if size > 1:
-                    uses = 1 + (y == x)
-                    if uses > g_n[y]:
-                        continue
-                    j = g_slot[MAX_PARTY * y + uses - 1]
-                if size > 2:
-                    uses = 1 + (z == x) + (z == y)
-                    if uses > g_n[z]:
-                        continue
-                    k = g_slot[MAX_PARTY * z + uses - 1]
-                if not _meets(st, tab, a, size, i, j, k):
-                    continue
-                keys = _own_key(st, i)
-                if size == 2:
-                    keys = _sorted_key2(keys, _own_key(st, j))
-                elif size == 3:
-                    keys = _sorted_key3(keys, _own_key(st, j), _own_key(st, k))
-                new = True
-                for q in range(n):
-                    if seen[q] == keys:
-                        new = False
-                        break
-                if new:  # never more than MAX_PARTIES (above)
-                    seen[n] = keys
-                    out[n, 0] = i
-                    out[n, 1] = j
-                    out[n, 2] = k
-                    n += 1
-    return n
+    return groups
+
+
+@njit(inline="always")  # hot: docs/developers.md
+def _new_party(seen, out, n, keys, i, j, k) -> int:
+    """Party (i, j, k) into ``out[n]`` unless its ``keys`` are ``seen[:n]`` already; the
+    new number of parties (never more than MAX_PARTIES, above)."""
+    for q in range(n):
+        if seen[q] == keys:
+            return n
+    seen[n] = keys
+    out[n, 0] = i
+    out[n, 1] = j
+    out[n, 2] = k
+    return n + 1
 
 
 @njit
