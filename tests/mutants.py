@@ -927,8 +927,9 @@ MUTANTS = [
     ("sim/core/arrays.py", "builder.gep(to.data, [lo]), builder.gep(of.data, [lo])",
      "to.data, of.data", ["test_arrays.py"]),
     # Dice Theme Park's random operate pick: dice grouped by code, skill uses counted
-    ("sim/dice_theme_park/moves.py", "(st[S.DIE_COL + i] * 4 + st[S.DIE_TINT + i] + 1) << 3",
-     "(st[S.DIE_COL + i] * 4) << 3", [DR, DP]),
+    ("sim/dice_theme_park/moves.py",
+     "(st[S.DIE_COL + i] * (S.COLOURS + 1) + st[S.DIE_TINT + i] + 1) << 3",
+     "(st[S.DIE_COL + i] * (S.COLOURS + 1)) << 3", [DR, DP]),
     ("sim/dice_theme_park/tables.py", "((distance >= 1) & (distance <= reach)) @ bit",
      "((distance >= 0) & (distance <= reach)) @ bit", [DR, DP]),
     ("sim/dice_theme_park/moves.py", "n += bags - int(st[S.BAG + own] > 0)", "n += bags", [DP]),
@@ -941,6 +942,9 @@ MUTANTS = [
      "j = g_slot[MAX_PARTY * y]", [DR]),
     ("sim/dice_theme_park/rules.py", "if colour < 0 or die_colour(st, i) == colour:\n",
      "if colour < 0 or st[S.DIE_COL + i] == colour:\n", [DR]),
+    # review mends: a pair's two orders in one helper, for the parties and _meets
+    ("sim/dice_theme_park/rules.py", "or _pair_meets(kind, colour, c1, p1, c0, p0)", "or False",
+     [DR]),
 ]
 
 

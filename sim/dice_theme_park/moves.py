@@ -127,9 +127,13 @@ def party_of(m, out) -> None:
         out[k] = ((m >> (32 + 8 * k)) & 255) - 1
 
 
-# buffers the operate decision borrows: park_dice's marks (3 words a hex) in the parties'
-# work, before the parties; the random pick's ends of each card's uses in ws[0] (a hex each)
-assert R.PARTY_WORK >= 3 * S.HEXES and S.HEXES >= S.SKILLS_HELD
+# a die's code (``_die_code``): its colour, its tint (none or a colour) and its pips; park_dice
+# marks the codes seen on each hex in CODE_WORDS words of 32 bits
+DIE_CODES = S.COLOURS * (S.COLOURS + 1) * 8
+CODE_WORDS = (DIE_CODES + 31) // 32
+# buffers the operate decision borrows: park_dice's marks in the parties' work, before the
+# parties; the random pick's ends of each card's uses in ws[0] (a hex each)
+assert R.PARTY_WORK >= CODE_WORDS * S.HEXES and S.HEXES >= S.SKILLS_HELD
 
 
 @njit
@@ -154,9 +158,10 @@ def _alike(st, i, j) -> bool:
 
 @njit(inline="always")  # hot: docs/developers.md
 def _die_code(st, i) -> int:
-    """Die slot i's colour, tint and pips as one number below 96: two dice on one hex are
-    ``_alike`` when their codes are equal."""
-    return ((st[S.DIE_COL + i] * 4 + st[S.DIE_TINT + i] + 1) << 3) | st[S.DIE_PIPS + i]
+    """Die slot i's colour, tint and pips as one number below DIE_CODES: two dice on one hex
+    are ``_alike`` when their codes are equal."""
+    return ((st[S.DIE_COL + i] * (S.COLOURS + 1) + st[S.DIE_TINT + i] + 1) << 3) | \
+        st[S.DIE_PIPS + i]
 
 
 @njit
@@ -176,11 +181,11 @@ def sort_park(st, p, counts, slots) -> None:
 @njit(inline="always")  # hot: docs/developers.md
 def park_dice(st, p, out, counts, slots, marks) -> int:
     """One slot per group of alike dice in seat p's park, in slot order, into ``out``; their
-    number. ``counts`` and ``slots`` (``sort_park``) are filled on the way; ``marks`` (3
-    ints a hex) holds the dice codes seen on each hex."""
+    number. ``counts`` and ``slots`` (``sort_park``) are filled on the way; ``marks``
+    (CODE_WORDS ints a hex) holds the dice codes seen on each hex."""
     for h in range(S.HEXES):
         counts[h] = 0
-    for w in range(3 * S.HEXES):
+    for w in range(CODE_WORDS * S.HEXES):
         marks[w] = 0
     n = 0
     first, last = S.park_slots(st, p)
@@ -192,7 +197,7 @@ def park_dice(st, p, out, counts, slots, marks) -> int:
         slots[h, counts[h]] = i
         counts[h] += 1
         code = _die_code(st, i)  # dice alike share a hex and a code: a test, not a loop
-        w = 3 * h + (code >> 5)
+        w = CODE_WORDS * h + (code >> 5)
         bit = 1 << (code & 31)
         if (marks[w] & bit) == 0:
             marks[w] |= bit

@@ -619,6 +619,12 @@ def _party_size(tab, a) -> int:
 
 
 @njit(inline="always")  # hot: docs/developers.md
+def _pair_either(kind, colour, c0, p0, c1, p1) -> bool:
+    """Two dice meet a two-dice requirement, in one order or the other."""
+    return _pair_meets(kind, colour, c0, p0, c1, p1) or _pair_meets(kind, colour, c1, p1, c0, p0)
+
+
+@njit(inline="always")  # hot: docs/developers.md
 def _meets(st, tab, a, size, i, j, k) -> bool:
     """Dice slots i, j, k (the first ``size`` of them) meet attraction a's requirement."""
     kind = tab[TB.ATT_REQUIREMENT + a]
@@ -626,10 +632,8 @@ def _meets(st, tab, a, size, i, j, k) -> bool:
     if size == 1:
         return kind == REQ_SINGLE and (colour < 0 or die_colour(st, i) == colour)
     if size == 2:
-        c0, p0 = die_colour(st, i), st[S.DIE_PIPS + i]
-        c1, p1 = die_colour(st, j), st[S.DIE_PIPS + j]
-        return _pair_meets(kind, colour, c0, p0, c1, p1) or _pair_meets(kind, colour, c1, p1,
-                                                                         c0, p0)
+        return _pair_either(kind, colour, die_colour(st, i), st[S.DIE_PIPS + i],
+                            die_colour(st, j), st[S.DIE_PIPS + j])
     p0 = st[S.DIE_PIPS + i]
     p1 = st[S.DIE_PIPS + j]
     p2 = st[S.DIE_PIPS + k]
@@ -681,9 +685,7 @@ def parties_among(st, tab, a, on, out, work) -> int:
                 if y == x and g_n[x] < 2:
                     continue
                 j = g_slot[MAX_PARTY * y + int(y == x)]
-                c1, p1 = die_colour(st, j), st[S.DIE_PIPS + j]
-                if _pair_meets(kind, colour, c0, p0, c1, p1) or \
-                        _pair_meets(kind, colour, c1, p1, c0, p0):
+                if _pair_either(kind, colour, c0, p0, die_colour(st, j), st[S.DIE_PIPS + j]):
                     n = _new_party(seen, out, n, _sorted_key2(_own_key(st, i), _own_key(st, j)),
                                    i, j, -1)
         return n
