@@ -25,7 +25,7 @@ from scipy import stats as st
 from analysis import BAND
 from analysis.distributions import end_table
 from analysis.elements import dealt_table
-from analysis.folders import claim, read_json, work_folder, write_csv, write_json
+from analysis.folders import claimed, read_json, write_csv, write_json
 from analysis.rates import game_codes
 from analysis.seats import first_minus_last, seat_table
 from analysis.verdicts import findings, summary
@@ -251,8 +251,7 @@ def balance(game: str = "festival", tiers=DEFAULT_TIERS, players: int = 4, games
     # the band only reads the games: another band re-reads the same folder
     request = {"game": game, "players": players, "tiers": tiers, "seed": seed,
                "sets": sets or {}, "data": data} | budget | bot_record(game, tiers)
-    with work_folder(out) as folder:
-        claim(folder, "balance", request)
+    with claimed(out, "balance", request) as folder:
         played, per_tier, decl = [], {}, None
         for k, tier in enumerate(tiers):
             where = tier_folder(folder, k, tier)

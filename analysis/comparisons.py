@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.folders import claim, work_folder, write_csv, write_json
+from analysis.folders import claimed, write_csv, write_json
 from analysis.formatting import interval
 from analysis.sequential import (
     NO_DIFFERENCE,
@@ -284,8 +284,7 @@ def compare(game: str = "festival", players: int = 4, bots=None, *, a_bots=None,
         raise PlaytestError(f"the two arms would play the same games: B ({arms[1].describe()}) "
                             "has A's bots, rules and cards; give a --b-set, --b-data or "
                             "--b-bots that changes something")
-    with work_folder(out) as folder:
-        claim(folder, "compare", request)
+    with claimed(out, "compare", request) as folder:
         return _play(module, decl, folder, request, arms, metric, tgt, design, total, batch,
                      rotate, threads, progress, fixed=games is not None)
 
@@ -306,6 +305,17 @@ def _same(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
+# the smallest indifference zone taken (0.01 points of win rate, or of score): below it the
+# games a decision needs (Design.fixed_n) pass any count a machine can play
+DELTA_FLOOR = 1e-4
+
+
+def _games_at_floor() -> float:
+    """Games a fixed-n test at the default error rates needs at DELTA_FLOOR for a paired
+    difference of wins whose standard deviation is 0.5 (it is at most 1)."""
+    return Design(delta=DELTA_FLOOR).fixed_n(0.5)
+
+
 def _design(alpha, beta, delta, metric: str) -> Design:
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not isinstance(value, int | float) or isinstance(value, bool) \
@@ -314,6 +324,10 @@ def _design(alpha, beta, delta, metric: str) -> Design:
     if not isinstance(delta, int | float) or isinstance(delta, bool) or not (
             math.isfinite(delta) and delta > 0):
         raise ParameterError("delta", f"must be a positive number, got {delta!r}")
+    if delta < DELTA_FLOOR:
+        raise ParameterError("delta", f"of {delta:g} is below {DELTA_FLOOR:g}, the smallest "
+                             "difference a comparison can decide (a win rate's would need "
+                             f"about {_games_at_floor():.0e} games at the floor)")
     if metric == "win" and delta >= 1 or metric == "seat-spread" and delta >= 2:
         most = 1 if metric == "win" else 2  # two spreads (each -1..1) differ by less than 2
         raise ParameterError("delta", f"of {delta:g} is beyond a win rate's range: two "

@@ -1,12 +1,14 @@
-"""Where results are written: a comparison's or a tournament's folder (claimed once), a
-report's folder (checked before the analysis), and every file in them written through a
-temporary name, so that a full disk or an interruption never leaves a half-written file
-that looks complete."""
+"""Where results are written: a command's folder (claimed once, locked while it is written),
+a page's folder (checked before the analysis, written whole), and every file in them written
+through a temporary name, so that a full disk or an interruption never leaves a half-written
+file or page that looks complete."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,16 +18,24 @@ import pandas as pd
 
 from sim.core.checks import writable_folder
 from sim.core.errors import PlaytestError
+from sim.core.run_folder import LOCK, folder_lock
 
 
 @contextmanager
-def work_folder(out: str | Path | None) -> Iterator[Path]:
-    """``out``, or a temporary folder removed afterwards (the API without ``out``)."""
-    if out is not None:
-        yield Path(out)
+def claimed(out: str | Path | None, name: str, request: dict) -> Iterator[Path]:
+    """The folder of a command's request (``out``, or a temporary folder removed afterwards:
+    the API without ``out``), claimed for it (``claim``) and locked while the block runs: a
+    second command writing the same folder is refused in one line."""
+    if out is None:
+        with tempfile.TemporaryDirectory(prefix="playtest-") as tmp:
+            claim(Path(tmp), name, request)
+            yield Path(tmp)
         return
-    with tempfile.TemporaryDirectory(prefix="playtest-") as tmp:
-        yield Path(tmp)
+    folder = Path(out)
+    writable_folder(folder)
+    with folder_lock(folder, name):
+        claim(folder, name, request)
+        yield folder
 
 
 def claim(folder: Path, name: str, request: dict) -> None:
@@ -47,13 +57,51 @@ def claim(folder: Path, name: str, request: dict) -> None:
                                 for k in keys)
             raise PlaytestError(f"{folder} holds a different {name} ({changed}); choose "
                                 "another --out")
-    elif folder.exists() and any(folder.iterdir()):
+    elif folder.exists() and any(p.name != LOCK for p in folder.iterdir()):
         raise PlaytestError(f"{folder} exists and is not a {name} folder; choose another --out")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise PlaytestError(f"cannot write to {folder}: {e.strerror}") from None
     write_json(path, {"request": request, "status": "running"})
+
+
+@contextmanager
+def staged_output(folder: Path, command: str, flag: str = "out") -> Iterator[Path]:
+    """A page's folder written whole or not at all. The block writes into a staging folder
+    inside ``folder`` (checked writable first, and locked: one writer at a time); when it
+    ends, the page's files replace their namesakes in ``folder``, the old index.html removed
+    first and the new one put last, so the folder never holds a page beside another run's
+    tables. When the block fails (a full disk, an interruption), the staging folder is
+    removed and ``folder`` is left as it was (one made for the page is removed). Other files
+    in ``folder`` are not touched."""
+    made = not folder.exists()
+    output_folder(folder, flag)
+    with folder_lock(folder, command):
+        for old in folder.glob(f"{STAGING}*"):  # left by a killed writer: nobody holds it
+            shutil.rmtree(old, ignore_errors=True)
+        stage = folder / f"{STAGING}{os.getpid()}"
+        try:
+            stage.mkdir()
+            yield stage
+            names = sorted(p.name for p in stage.iterdir())
+            (folder / PAGE).unlink(missing_ok=True)
+            for name in sorted(names, key=lambda n: n == PAGE):  # the page last
+                os.replace(stage / name, folder / name)
+        except BaseException as e:
+            shutil.rmtree(stage, ignore_errors=True)
+            if made:  # a first page that failed leaves no folder behind (its lock included)
+                (folder / LOCK).unlink(missing_ok=True)
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+            if isinstance(e, OSError):
+                raise PlaytestError(f"cannot write to {folder}: {e.strerror or e}") from None
+            raise
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+STAGING = ".staging-"  # a page's folder being written, inside its output folder
+PAGE = "index.html"
 
 
 def output_folder(folder: Path, flag: str = "out") -> Path:
@@ -84,8 +132,14 @@ def write_text(path: Path, text: str) -> Path:
     return path
 
 
+# 12 significant digits: every figure's own precision (a rate's, a p-value's 1e-300) is kept,
+# the float's binary tail (6.2700000000000005, 2553.3333333333335) is not
+CSV_FLOAT = "%.12g"
+
+
 def write_csv(path: Path, table: pd.DataFrame) -> Path:
-    return write_text(path, table.to_csv(index=False))
+    """``table`` as CSV, whole or not at all, floats to CSV_FLOAT."""
+    return write_text(path, table.to_csv(index=False, float_format=CSV_FLOAT))
 
 
 def write_json(path: Path, content: dict) -> Path:

@@ -24,7 +24,6 @@ from sim.core.declaration import ResultsDeclaration
 SHOWN = 8  # findings named per section before "and N more"
 POWER = 0.8
 DISAGREE = 0.01  # an interaction test below this says the bots disagree
-Z_POWER = Z95 + st.norm.ppf(POWER)  # standard errors an effect needs for 80% power
 
 
 @dataclass
@@ -73,7 +72,8 @@ def seat_lines(seat: pd.DataFrame, seat_tests: pd.DataFrame, fx: pd.DataFrame,
     if len(found) and len(pooled):  # the model's contrast, as its seat effects
         last = pooled.iloc[-1]
         lo, hi = -last["vs_reference_high_pp"], -last["vs_reference_low_pp"]
-        lines.append(Line("seats", f"Seat 0 against seat {last['level']}: "
+        lines.append(Line("seats", f"Seat 0 against seat {last['level']}, from the model's "
+                          "seat effects: "
                           f"{_pp(-last['vs_reference_pp'])} of win rate {interval(lo, hi)}"
                           f"{_for(lineup)}."))
     elif len(found) and first is not None and not np.isnan(first["estimate_pp"]):
@@ -115,14 +115,15 @@ def _disagreement(rows: pd.DataFrame, what: str, section: str) -> list[Line]:
                  "effect belongs to the line-up: read it per bot.")]
 
 
-def _named(pooled: pd.DataFrame, table: pd.DataFrame | None, column: str) -> np.ndarray:
-    """Which levels of a dealt element the board names: those whose setup-table p-value (a
-    score test, clustered by game, that holds at Holm's small thresholds where the model's
-    Wald test runs over) survives Holm; the model's own Holm p where there is no table."""
+def _naming_p(pooled: pd.DataFrame, table: pd.DataFrame | None, column: str
+              ) -> tuple[np.ndarray, str]:
+    """The Holm p that names each level of a dealt element on the board, and its test: the
+    setup table's (a score test, clustered by game, that holds at Holm's small thresholds
+    where the model's Wald test runs over); the model's own where there is no table."""
     if table is None or not len(table) or column not in table:
-        return (pooled["p_holm"] < 0.05).to_numpy()
+        return pooled["p_holm"].to_numpy(float), "the model's Wald test"
     p = table.set_index(table[column].astype(str))["p_holm"]
-    return pooled["level"].astype(str).map(p).lt(0.05).to_numpy()
+    return pooled["level"].astype(str).map(p).to_numpy(float), "the setup table's score test"
 
 
 def dealt_lines(fx: pd.DataFrame, tables: dict, decl: ResultsDeclaration, lineup: list[str],
@@ -152,11 +153,13 @@ def dealt_lines(fx: pd.DataFrame, tables: dict, decl: ResultsDeclaration, lineup
         pooled = rows[rows["bot"] == "pooled"] if len(rows) else rows
         if not len(pooled):
             continue
-        pooled = pooled.assign(named=_named(pooled, tables.get(f"{e.column}_dealt"), e.column))
+        p, test = _naming_p(pooled, tables.get(f"{e.column}_dealt"), e.column)
+        pooled = pooled.assign(named=p < 0.05, naming_p=p)
         for r in pooled[pooled["named"]].itertuples():
             found.append((r.effect_pp, Line(
                 "dealt", f"{e.label}: {r.level} {_pp(r.effect_pp)} against the average "
-                f"{e.label.lower()} {interval(r.ci_low_pp, r.ci_high_pp)}{_for(lineup)}.",
+                f"{e.label.lower()} {interval(r.ci_low_pp, r.ci_high_pp)}{_for(lineup)} "
+                f"(the model's estimate; named by {test}, Holm p = {r.naming_p:.2g}).",
                 abs(r.effect_pp) > band)))
         if not pooled["named"].any():
             bounds.append((e.label, _bound(pooled["ci_low_pp"], pooled["ci_high_pp"]),
@@ -224,18 +227,38 @@ def bot_lines(bots: pd.DataFrame, left_out: list[str]) -> list[Line]:
     return lines
 
 
+def named_power_z(levels: int, power: float = POWER) -> float:
+    """Standard errors a level's effect needs to be named ``power`` of the time by the rule
+    that names it: Holm (or BH) at 5% within its element of ``levels`` levels. A lone effect
+    among nulls is named when its p clears the first step, 0.05 / levels, so it needs
+    z(1 - 0.025 / levels) + z(power) (2.8 for one level, 3.4 for 5, 3.9 for 20)."""
+    return float(st.norm.isf(0.025 / max(levels, 1)) + st.norm.ppf(power))
+
+
 def sensitivity(fx: pd.DataFrame, model_games: int, games: int) -> list[Line]:
+    """What the run can resolve, element by element: the effect a level needs to be named
+    80% of the time by its element's Holm test (its typical standard error, its number of
+    levels), and the games a 1 pp effect needs there. Each element is stated on its own, so
+    an element of many levels moves only its own figure."""
     if not len(fx):
         return []
     rows = fx[fx["bot"] == "pooled"]
-    se = float(((rows["ci_high_pp"] - rows["ci_low_pp"]) / (2 * Z95)).median())
-    detectable = Z_POWER * se
-    need = model_games * detectable**2  # games for a 1 pp effect at 80% power
+    parts = []
+    for factor, g in rows.groupby("factor", sort=False):
+        se = float(((g["ci_high_pp"] - g["ci_low_pp"]) / (2 * Z95)).median())
+        z = named_power_z(len(g))
+        detectable = z * se
+        need = model_games * detectable**2  # games for a 1 pp effect at 80% power
+        parts.append((detectable, f"{factor} {detectable:.1f} pp ({len(g)} levels, "
+                                  f"{z:.1f} standard errors; 1 pp needs about {need:,.0f} games)"))
     sample = (f"the model's {model_games:,} games" if model_games < games
               else f"{games:,} games")
-    return [Line("limits", f"From {sample}, a level's effect of {detectable:.1f} pp is "
-                 f"found 80% of the time (2.8 standard errors); a 1 pp effect needs about "
-                 f"{need:,.0f} games.")]
+    parts.sort(key=lambda x: x[0])
+    shown = "; ".join(text for _, text in parts[:SHOWN])
+    more = f"; and {len(parts) - SHOWN} more" if len(parts) > SHOWN else ""
+    return [Line("limits", f"From {sample}, the effect a level needs to be named 80% of the "
+                 "time by its element's Holm test at 5% (a lone effect among null levels): "
+                 f"{shown}{more}.")]
 
 
 def summarise(tables: dict, decl: ResultsDeclaration, fx: pd.DataFrame, confounded: bool,

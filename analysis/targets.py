@@ -112,8 +112,11 @@ def _mean_interval(x: np.ndarray) -> tuple[float, float, float]:
 
 
 def _spread(df: pd.DataFrame, column: str, seed: int) -> tuple[float, float, float]:
-    """Best level's win rate minus the worst's (pp), with a percentile interval from a
-    Poisson bootstrap of whole games (levels share games)."""
+    """Best level's win rate minus the worst's (pp), with no lower end (NaN) and a 95% upper
+    bound, the 95th percentile of a Poisson bootstrap of whole games (levels share games).
+    The bootstrap's max - min is biased upward (noise alone spreads the levels), so its
+    lower end is no evidence of a spread; the upper bound, which decides "met", is
+    conservative for the same reason."""
     game, _ = game_codes(df)
     n_games = int(game.max()) + 1
     win = df["win"].to_numpy()
@@ -129,8 +132,8 @@ def _spread(df: pd.DataFrame, column: str, seed: int) -> tuple[float, float, flo
         boot = (w @ s.T) / np.maximum(w @ n.T, 1)
         spread.append(boot.max(1) - boot.min(1))
     spread = np.concatenate(spread)
-    lo, hi = np.percentile(spread, [2.5, 97.5])
-    return 100 * float(rates.max() - rates.min()), 100 * float(lo), 100 * float(hi)
+    hi = np.percentile(spread, 95)
+    return 100 * float(rates.max() - rates.min()), np.nan, 100 * float(hi)
 
 
 def _element(decl: ResultsDeclaration, term: Term, columns=None):
@@ -186,6 +189,15 @@ def measure(term: Term, df: pd.DataFrame, decl: ResultsDeclaration, seed: int = 
                             f"{', '.join(map(str, table[element.column]))})")
     r = row.iloc[0]
     return float(r["effect_pp"]), float(r["effect_low_pp"]), float(r["effect_high_pp"])
+
+
+def measured_text(m: dict, name: str, unit: str) -> str:
+    """A term's estimate with its 95% interval, or its 95% upper bound where the term has no
+    lower end (a spread)."""
+    est, lo, hi = m[name], m[f"{name} low"], m[f"{name} high"]
+    if lo != lo:  # NaN: no meaningful lower end
+        return f"{est:+.2f}{unit} (95% upper bound {hi:+.2f})"
+    return f"{est:+.2f}{unit} [{lo:+.2f}, {hi:+.2f}]"
 
 
 def measure_all(terms: list[Term], df: pd.DataFrame, decl: ResultsDeclaration, seed: int = 0

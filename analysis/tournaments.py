@@ -24,7 +24,7 @@ import choix
 import numpy as np
 import pandas as pd
 
-from analysis.folders import claim, work_folder, write_csv, write_json
+from analysis.folders import claimed, write_csv, write_json
 from analysis.stats import wilson
 from sim.core.checks import MAX_GAMES, MAX_SEED, flag, path, rule_sets, whole
 from sim.core.errors import ParameterError
@@ -87,7 +87,9 @@ def line_ups(n: int, players: int) -> list[tuple[int, ...]]:
     """Every set of ``players`` of ``n`` entrants, each in every cyclic order."""
     if n < players:
         raise ParameterError("bots", f"{n} bots cannot fill {players}-player tables without "
-                             "repeats: give at least as many bots as players")
+                             "repeats: give at least as many bots as players, entering one "
+                             "again under another name as NAME=BOT (\"g2=greedy\", in Python "
+                             "as in the command line)")
     return [(first, *rest) for combo in itertools.combinations(range(n), players)
             for first in combo[:1] for rest in itertools.permutations(combo[1:])]
 
@@ -136,8 +138,7 @@ def tournament(game: str = "festival", players: int = 4, bots: list | str | None
     request = {"game": game, "players": players, "bots": [f"{n}={b}" for n, b in field],
                "games": games, "games_per_table": per_table, "tables": len(tables),
                "seed": seed, "sets": sets or {}, "data": data} | bot_record(game, engine_bots)
-    with work_folder(out) as folder:
-        claim(folder, "tournament", request)
+    with claimed(out, "tournament", request) as folder:
         bar = None
         if progress:
             from tqdm import tqdm

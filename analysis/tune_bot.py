@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.folders import claim, write_csv, write_json, write_text
+from analysis.folders import claimed, write_csv, write_json, write_text
 from analysis.tune_rules import CONFIRM_SEED
 from sim.core.checks import MAX_GAMES, MAX_SEED, whole, writable_folder
 from sim.core.errors import PlaytestError
@@ -136,50 +136,51 @@ def tune_bot(game: str, base: str = "greedy", against: list[str] | None = None,
     request = {"game": game, "base": base, "base_table": spec, "against": against,
                "name": name, "games": games, "popsize": popsize, "sigma": sigma,
                "seed": seed, "sets": sets or {}, "data": data} | bot_record(game, against)
-    claim(work, "tune", request)
+    with claimed(work, "tune", request):  # locked while the search plays
 
-    def fitness(x: np.ndarray) -> float:
-        table = weights.table(x, "candidate")
-        return float(win_share(game, name, table, against, games, seed, sets, data,
-                               threads).mean())
+        def fitness(x: np.ndarray) -> float:
+            table = weights.table(x, "candidate")
+            return float(win_share(game, name, table, against, games, seed, sets, data,
+                                   threads).mean())
 
-    x0 = weights.start()
-    scale = np.maximum(np.abs(x0), 0.1 * max(float(np.sqrt(np.mean(x0 ** 2))), 1e-3))
-    saved = np.random.get_state()  # cma seeds numpy's global generator: keep the user's
-    opts = {"seed": seed + 1, "verbose": -9, "CMA_stds": scale.tolist()}
-    if popsize:
-        opts["popsize"] = popsize
-    es = cma.CMAEvolutionStrategy(x0.tolist(), sigma, opts)
-    np.random.set_state(saved)
-    history = work / "history.csv"
-    rows = _recorded(history, weights) if history.exists() else []
-    done = _replay(es, rows, seed, weights, history) if rows else 0
-    if not rows:
-        rows = [{"generation": 0, "candidate": 0, "win_share": fitness(x0),
-                 **dict(zip(_names(weights), x0))}]
-    bar = None
-    if progress and done < generations:
-        from tqdm import tqdm
+        x0 = weights.start()
+        scale = np.maximum(np.abs(x0), 0.1 * max(float(np.sqrt(np.mean(x0 ** 2))), 1e-3))
+        saved = np.random.get_state()  # cma seeds numpy's global generator: keep the user's
+        opts = {"seed": seed + 1, "verbose": -9, "CMA_stds": scale.tolist()}
+        if popsize:
+            opts["popsize"] = popsize
+        es = cma.CMAEvolutionStrategy(x0.tolist(), sigma, opts)
+        np.random.set_state(saved)
+        history = work / "history.csv"
+        rows = _recorded(history, weights) if history.exists() else []
+        done = _replay(es, rows, seed, weights, history) if rows else 0
+        if not rows:
+            rows = [{"generation": 0, "candidate": 0, "win_share": fitness(x0),
+                     **dict(zip(_names(weights), x0))}]
+        bar = None
+        if progress and done < generations:
+            from tqdm import tqdm
 
-        bar = tqdm(total=generations, initial=done, unit="generation", desc=f"tune {name}")
-    try:
-        for g in range(done + 1, generations + 1):
-            xs = _ask(es, seed, g)
-            shares = [fitness(np.asarray(x)) for x in xs]
-            es.tell(xs, [-s for s in shares])
-            rows += [{"generation": g, "candidate": i, "win_share": s,
-                      **dict(zip(_names(weights), x))} for i, (x, s) in enumerate(zip(xs, shares))]
-            write_csv(history, pd.DataFrame(rows))
+            bar = tqdm(total=generations, initial=done, unit="generation", desc=f"tune {name}")
+        try:
+            for g in range(done + 1, generations + 1):
+                xs = _ask(es, seed, g)
+                shares = [fitness(np.asarray(x)) for x in xs]
+                es.tell(xs, [-s for s in shares])
+                rows += [{"generation": g, "candidate": i, "win_share": s,
+                          **dict(zip(_names(weights), x))}
+                         for i, (x, s) in enumerate(zip(xs, shares))]
+                write_csv(history, pd.DataFrame(rows))
+                if bar is not None:
+                    bar.update(1)
+        finally:
             if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
-    table = pd.DataFrame(rows)
-    # the mean of the search's distribution: less lucky than the best single candidate
-    run = {"generations": generations, "final_games": final_games, "threads": threads}
-    return _finish(game, name, base, spec, weights, np.asarray(es.mean), against, request,
-                   run, work, out, table, progress)
+                bar.close()
+        table = pd.DataFrame(rows)
+        # the mean of the search's distribution: less lucky than the best single candidate
+        run = {"generations": generations, "final_games": final_games, "threads": threads}
+        return _finish(game, name, base, spec, weights, np.asarray(es.mean), against, request,
+                       run, work, out, table, progress)
 
 
 def _finish(game, name, base, spec, weights, x, against, request, run, work, out, table,

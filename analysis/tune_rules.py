@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.folders import claim, read_json, work_folder, write_csv, write_json, write_text
+from analysis.folders import claimed, read_json, write_csv, write_json, write_text
 from analysis.targets import Term, check_terms, measure_all, parse_term
 from sim.core.checks import MAX_GAMES, MAX_SEED, whole
 from sim.core.errors import PlaytestError
@@ -211,8 +211,7 @@ def tune_rules(game: str, vary: list[str], targets: list[str], players: int = 4,
         return {**measure_all(terms, df, decl, master), "games": n,
                 "seconds": round(time.perf_counter() - start, 2)}
 
-    with work_folder(out) as folder:
-        claim(folder, "tune", request)
+    with claimed(out, "tune", request) as folder:
         table = search(space, lambda values: measured(values, seed, games), trials, seed,
                        folder / "study.db", progress, f"tune {game}")
         write_csv(folder / "trials.csv", table)

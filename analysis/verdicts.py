@@ -9,24 +9,33 @@ one element's levels: Bonferroni), and it reads as one of:
 - ``0``: within the band (the whole interval inside +-band);
 - ``?``: neither (the interval crosses an edge of the band: this tier cannot resolve it).
 
-The verdict, tiers taken weakest first as listed (``verdict``):
+The verdict, tiers taken weakest first as listed (``verdict``); "resolving" tiers are those
+that read ``+``, ``-`` or ``0``, and each verdict's reason names the tiers it rests on and
+those that resolved nothing:
 
 - **not resolved**: the strongest tier reads ``?``, or no other tier resolves it;
-- **within the band at every tier**: the strongest tier and every tier that resolves it read
-  ``0``;
-- **only at low skill**: ``0`` at the strongest tier, beyond the band at a lower one;
+- **within the band at every resolving tier**: ``0`` at the strongest tier and at every
+  resolving tier;
+- **only at lower skill**: ``0`` at the strongest tier, beyond the band at a lower one, and
+  every resolving tier beyond it weaker than every resolving tier within it;
 - **reverses with skill**: beyond the band at the strongest tier, beyond it the other way at
   a lower one;
-- **grows with skill**: beyond the band at the strongest tier and ``0`` at a lower one, or
-  beyond at both the weakest resolving tier and the strongest with the same sign and a
-  magnitude larger by at least the band, the difference's 95% interval above zero;
-- **shrinks with skill**: as grows, smaller by at least the band;
-- **holds at every tier**: beyond the band with the same sign at every tier that resolves
-  it (two at least, the strongest among them), its magnitude not clearly changed.
+- **grows with skill**: beyond the band at the strongest tier and ``0`` at a lower one, every
+  ``0`` weaker than every lower tier beyond it; or beyond with one sign at every resolving
+  tier, the strongest's magnitude larger than the weakest's by at least the band (the
+  difference's 95% interval above zero) and no tier between outside the two;
+- **shrinks with skill**: as grows (the magnitude's way), smaller;
+- **varies across tiers**: the tiers' states or magnitudes change, but not in the tiers'
+  order (``0`` between two tiers beyond the band, or a middle tier's magnitude past the
+  strongest's or the weakest's where the two ends differ clearly);
+- **holds at every resolving tier**: beyond the band with the same sign at every resolving
+  tier (two at least, the strongest among them), its magnitude not clearly changed between
+  the weakest and the strongest.
 
-The difference of two tiers' estimates takes their variances as independent. Common random
-numbers make the two estimates positively correlated, so the true variance of the difference
-is smaller: the test of a change is conservative.
+The difference of two tiers' estimates takes their variances as independent. The tiers play
+the same deals (common random numbers), but their estimates of one finding were measured
+uncorrelated (a correlation of -0.01 to +0.01 between tiers on shared deals: the deal moves a
+win rate little beside the play), so treating them as independent is about right.
 """
 
 from __future__ import annotations
@@ -40,15 +49,15 @@ from scipy import stats as st
 from analysis.formatting import signed
 from analysis.stats import Z95
 
-HOLDS = "holds at every tier"
+HOLDS = "holds at every resolving tier"
 GROWS = "grows with skill"
 SHRINKS = "shrinks with skill"
-LOW_ONLY = "only at low skill"
+LOW_ONLY = "only at lower skill"
 REVERSES = "reverses with skill"
-NEGLIGIBLE = "within the band at every tier"
+VARIES = "varies across tiers"
+NEGLIGIBLE = "within the band at every resolving tier"
 UNRESOLVED = "not resolved"
-AT_TOP = (HOLDS, GROWS, SHRINKS, REVERSES)  # beyond the band at the strongest tier
-
+AT_TOP = (HOLDS, GROWS, SHRINKS, REVERSES, VARIES)  # beyond the band at the strongest tier
 
 
 def tier_state(low: float, high: float, band: float) -> str:
@@ -72,31 +81,50 @@ def verdict(estimate, low, high, band: float, names: list[str] | None = None
     names = names or [f"tier {k + 1}" for k in range(len(states))]
     top = states[-1]
     known = [k for k, s in enumerate(states) if s != "?"]
-    at = lambda kinds: ", ".join(names[k] for k in known[:-1]  # noqa: E731
-                                 if states[k] in kinds)
+    at = lambda ks: ", ".join(names[k] for k in ks)  # noqa: E731
+    unresolved = [k for k, s in enumerate(states) if s == "?"]
+    aside = f" ({at(unresolved)} resolved nothing)" if unresolved else ""
     if top == "?":
         return UNRESOLVED, f"{names[-1]}'s interval crosses an edge of the band"
     if len(known) < 2:
         return UNRESOLVED, f"only {names[-1]} resolves it"
-    lower = [states[k] for k in known[:-1]]
+    lower = known[:-1]
+    beyond = [k for k in lower if states[k] in "+-"]
+    within = [k for k in lower if states[k] == "0"]
     if top == "0":
-        if any(s in "+-" for s in lower):
-            return LOW_ONLY, f"beyond the band at {at('+-')}, within it at {names[-1]}"
-        return NEGLIGIBLE, "within the band at every tier that resolves it"
-    if any(s not in ("0", top) for s in lower):
-        other = "-" if top == "+" else "+"
-        return REVERSES, f"beyond the band the other way at {at(other)}"
-    if "0" in lower:
-        return GROWS, f"within the band at {at('0')}, beyond it at {names[-1]}"
-    k = known[0]  # the weakest tier that resolves it: beyond the band with the same sign
+        if not beyond:
+            return NEGLIGIBLE, f"within the band at {at(known)}{aside}"
+        why = f"beyond the band at {at(beyond)}, within it at {at(within + [known[-1]])}"
+        if within and max(beyond) > min(within):
+            return VARIES, why + ", not in the tiers' order" + aside
+        return LOW_ONLY, why + aside
+    other = "-" if top == "+" else "+"
+    if any(states[k] == other for k in lower):
+        return REVERSES, (f"beyond the band the other way at "
+                          f"{at([k for k in lower if states[k] == other])}{aside}")
+    if within:
+        why = f"within the band at {at(within)}, beyond it at {at(beyond + [known[-1]])}"
+        if beyond and max(within) > min(beyond):
+            return VARIES, why + ", not in the tiers' order" + aside
+        return GROWS, why + aside
+    k = known[0]  # the weakest resolving tier: beyond the band with the same sign
     sign = 1.0 if top == "+" else -1.0
-    change = sign * (estimate[-1] - estimate[k])  # the magnitude's change
+    size = [sign * estimate[j] for j in known]  # the magnitude at each resolving tier
+    change = size[-1] - size[0]
     se = math.hypot((high[-1] - low[-1]), (high[k] - low[k])) / (2 * Z95)
-    if change >= band and change - Z95 * se > 0:
-        return GROWS, f"larger by {change:.1f} pp at {names[-1]} than at {names[k]}"
-    if -change >= band and change + Z95 * se < 0:
-        return SHRINKS, f"smaller by {-change:.1f} pp at {names[-1]} than at {names[k]}"
-    return HOLDS, "beyond the band with one sign at every tier that resolves it"
+    clear = abs(change) >= band and abs(change) - Z95 * se > 0
+    if clear:
+        lo_end, hi_end = min(size[0], size[-1]), max(size[0], size[-1])
+        out = [known[j] for j in range(1, len(known) - 1)
+               if not lo_end <= size[j] <= hi_end]
+        if out:
+            return VARIES, (f"{'larger' if change > 0 else 'smaller'} by {abs(change):.1f} pp "
+                            f"at {names[-1]} than at {names[k]}, but {at(out)} lies outside "
+                            f"the two{aside}")
+        if change > 0:
+            return GROWS, f"larger by {change:.1f} pp at {names[-1]} than at {names[k]}{aside}"
+        return SHRINKS, f"smaller by {-change:.1f} pp at {names[-1]} than at {names[k]}{aside}"
+    return HOLDS, f"beyond the band with one sign at {at(known)}{aside}"
 
 
 def simultaneous(estimate: np.ndarray, low: np.ndarray, high: np.ndarray
@@ -161,18 +189,23 @@ def summary(table: pd.DataFrame, per_tier: dict, games: list[int], band: float
                    f"{games[-1]:,} games): " + "; ".join(
                        f"{name(r)} {cell(r, top)}, {r['verdict']}" for _, r in strong.iterrows())
                    + ".")
+    elif (table[f"{top}_state"] == "?").all():
+        out.append(f"The strongest tier ({top}, {games[-1]:,} games) resolved none of the "
+                   f"{len(table)} findings: nothing can be said of them at strong play yet.")
     else:
+        settled = int((table[f"{top}_state"] != "?").sum())
         out.append(f"No finding is beyond the band of {band:g} pp at the strongest tier "
-                   f"({top}, {games[-1]:,} games).")
+                   f"({top}, {games[-1]:,} games), which resolved {settled} of the "
+                   f"{len(table)} findings.")
     low = table[table["verdict"] == LOW_ONLY]
     if len(low):
-        out.append("Only at low skill (within the band at the strongest tier): " + "; ".join(
+        out.append("Only at lower skill (within the band at the strongest tier): " + "; ".join(
             f"{name(r)} (" + ", ".join(f"{t} {signed(r[f'{t}_pp'])}" for t in tiers) + ")"
             for _, r in low.iterrows()) + ".")
     n = table["verdict"].value_counts()
     if n.get(NEGLIGIBLE, 0):
         out.append(f"{n[NEGLIGIBLE]} of {len(table)} findings are within the band at every "
-                   "tier that resolves them.")
+                   "tier that resolves them (each finding's reason names those tiers).")
     if n.get(UNRESOLVED, 0):
         width = (table[f"{top}_high_pp"] - table[f"{top}_low_pp"]).max() / 2
         out.append(f"{n[UNRESOLVED]} are not resolved: at the strongest tier the widest "

@@ -21,20 +21,28 @@ finding's family (the seats; one element's levels) by Bonferroni.</li>
 <li>At a tier it reads <b>+</b> or <b>&minus;</b> when the whole interval lies beyond the
 band (above +{band} pp or below &minus;{band} pp), <b>0</b> when it lies inside &plusmn;{band}
 pp, <b>?</b> otherwise (that tier cannot resolve it).</li>
-<li>Tiers are read weakest first, as listed; the last is the strongest.</li>
+<li>Tiers are read weakest first, as listed; the last is the strongest. A tier that reads
+? resolves nothing; every verdict's reason names the tiers it rests on and those that
+resolved nothing.</li>
 <li><b>not resolved</b>: ? at the strongest tier, or no other tier resolves it.
-<b>within the band at every tier</b>: 0 at the strongest tier and at every tier that
-resolves it. <b>only at low skill</b>: 0 at the strongest tier, + or &minus; at a lower one.
+<b>within the band at every resolving tier</b>: 0 at the strongest tier and at every tier
+that resolves it. <b>only at lower skill</b>: 0 at the strongest tier, + or &minus; at a
+lower one, every tier beyond the band weaker than every tier within it.
 <b>reverses with skill</b>: beyond the band at the strongest tier and beyond it the other way
 at a lower one.</li>
-<li>Beyond the band with the same sign at the strongest tier and at every other tier that
-resolves it (two at least): <b>grows with skill</b> when the strongest tier's magnitude
-exceeds the weakest resolving tier's by at least the band and the difference's 95% interval
-lies above zero, <b>shrinks with skill</b> the other way round, else <b>holds at every
-tier</b>. Beyond at the strongest tier and 0 at a lower one is also <b>grows with
-skill</b>.</li>
-<li>The difference of two tiers takes them as independent; common random numbers correlate
-them positively, so this test of a change is conservative.</li>
+<li>Beyond the band at the strongest tier: <b>grows with skill</b> when a lower tier reads 0
+and every such tier is weaker than every lower tier beyond the band; or, beyond the band with
+one sign at every resolving tier, when the strongest tier's magnitude exceeds the weakest
+resolving tier's by at least the band, the difference's 95% interval lies above zero and no
+tier between lies outside the two. <b>shrinks with skill</b> the other way round.
+<b>holds at every resolving tier</b>: beyond with one sign at every resolving tier, the
+magnitude not clearly changed from the weakest to the strongest.</li>
+<li><b>varies across tiers</b>: the states or magnitudes change, but not in the tiers'
+order (0 between two tiers beyond the band, or a middle tier's magnitude outside the weakest's
+and the strongest's when those differ clearly).</li>
+<li>The difference of two tiers is tested as if their estimates were independent. The tiers
+play the same deals, but their estimates of one finding were measured uncorrelated (-0.01 to
++0.01 between tiers), so this is about right.</li>
 </ul>"""
 
 

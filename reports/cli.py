@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from contextlib import nullcontext
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from analysis import BAND, MODEL_GAMES
@@ -23,6 +26,16 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+class _Named(argparse.Action):
+    """An option of two names (--mode and --side): its value, and under DEST_flag the name
+    the user wrote, so that an error names the option as it was typed."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_flag", (option_string or self.dest).lstrip("-")
+                .replace("-", "_"))
+
+
 def _bots(game: str, text: str | None, players: int) -> list[str]:
     from sim.core.runner import resolve_bots
 
@@ -38,9 +51,36 @@ def _out(a, default: str) -> str:
 
 
 def _interrupted(kept: str) -> int:
-    """What a resumable command says when it is interrupted, and its exit code."""
-    sys.stderr.write(f"playtest: interrupted: {kept}; run the same command again to resume\n")
-    return 130
+    """What a resumable command says when it is interrupted (Ctrl-C, or SIGTERM: _Terminated),
+    and its exit code (the shell's 128 + the signal's number)."""
+    how, code = ("terminated", 143) if _TERMINATED.is_set() else ("interrupted", 130)
+    sys.stderr.write(f"playtest: {how}: {kept}; run the same command again to resume\n")
+    return code
+
+
+_TERMINATED = threading.Event()  # a SIGTERM arrived during this command
+
+
+def _on_sigterm(signum, frame) -> None:
+    """SIGTERM (a scheduler's or a shell's kill) stops a command as Ctrl-C does: its
+    finished work kept, its workers stopped, and one line saying what was kept."""
+    _TERMINATED.set()
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """``_on_sigterm`` while a command runs (from the main thread only: Python takes signal
+    handlers there); the handler before it put back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _TERMINATED.clear()
+    before = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def cmd_simulate(a) -> int:
@@ -93,6 +133,9 @@ def cmd_replay(a) -> int:
     if a.run:
         info = read_info(a.run)
         req = info["request"]
+        if req["game"] not in GAMES:
+            raise PlaytestError(f"{a.run}/run.json records an unknown game {req['game']!r} "
+                                f"(available: {', '.join(GAMES)}); was the file edited?")
         game, seed, players, bots, rotate = (req["game"], req["seed"], req["players"],
                                              req["bots"], req["rotate"])
         given = {"game": a.game, "seed": a.seed, "players": a.players,
@@ -109,7 +152,8 @@ def cmd_replay(a) -> int:
         module = game_module(game)
         if a.mode is not None:
             if not hasattr(module, "MODES"):
-                raise ParameterError("mode", f"{game} has no modes")
+                raise ParameterError(getattr(a, "mode_flag", "mode"),
+                                     f"is for a game with modes; {game} has none")
             word = getattr(module, "MODE_WORD", "mode")
             played = sets.get("mode", getattr(module, "DEFAULT_MODE", None))
             if a.mode != played:
@@ -149,11 +193,17 @@ def _replay_run(a, info, game, seed, players, bots, rotate, data, sets, rules) -
             raise PlaytestError(f"--set contradicts the run in {a.run} ("
                                 f"{rules or 'no --set'}); leave it out to replay the run's "
                                 "game")
-        _, meta = game_module(game).prepare(players, bots, data, rotate, sets=sets or None)
+        try:
+            _, meta = game_module(game).prepare(players, bots, data, rotate, sets=sets or None)
+        except PlaytestError as e:  # what the run recorded, not what the user typed
+            raise PlaytestError(f"{a.run}/run.json records a game {game!r} cannot play as "
+                                f"recorded ({e}); was the file edited? Play the run again "
+                                "with simulate") from None
         if meta["data_hash"] != info["request"]["data_hash"]:
-            raise PlaytestError(f"the card data of {a.run} has changed since it was played "
-                                f"(hash {info['request']['data_hash']}, now "
-                                f"{meta['data_hash']})")
+            raise PlaytestError(f"the card data of {a.run} has changed since it was played, "
+                                f"or its run.json was edited (hash "
+                                f"{info['request']['data_hash']} there, {meta['data_hash']} "
+                                "now)")
         return _replay(game, seed, a.game_index, players, bots, rotate, data, sets)
 
 
@@ -171,7 +221,7 @@ def cmd_data(a) -> int:
     from sim.core.rule_keys import rule_keys, table_lines
     from sim.core.runner import check_data
 
-    sets = parse_sets(a.set)
+    sets = _sets(a, a.game)
     d = check_data(a.game, a.data, sets)
     print(f"{a.game} data is valid: {d.folder} (hash {d.hash})")
     if a.keys:
@@ -201,6 +251,7 @@ def _sets(a, game: str, sets: list[str] | None = None, mode: str | None = None,
     from sim.core.runner import with_mode
 
     mode = a.mode if mode is None and flag == "mode" else mode
+    flag = getattr(a, f"{flag}_flag", flag)  # --side, --a-side as typed
     return with_mode(game, parse_sets(a.set if sets is None else sets), mode, flag)
 
 
@@ -288,6 +339,7 @@ def cmd_bench(a) -> int:
 
 
 def cmd_tune_rules(a) -> int:
+    from analysis.targets import measured_text
     from analysis.tune_rules import tune_rules
     from reports.tune_page import write_tune_page
 
@@ -304,8 +356,8 @@ def cmd_tune_rules(a) -> int:
     for name in r["request"]["targets"]:
         for arm in ("before", "best"):
             m = c[arm]
-            print(f"  {name} {arm:<6} {m[name]:+.2f} [{m[name + ' low']:+.2f}, "
-                  f"{m[name + ' high']:+.2f}] on {m['games']:,} games of seed {c['seed']}")
+            print(f"  {name} {arm:<6} {measured_text(m, name, '')} on {m['games']:,} games "
+                  f"of seed {c['seed']}")
     print(f"target {r['verdict']} -> {out}/best.toml")
     print(f"page: {write_tune_page(out)}")
     return 0
@@ -354,6 +406,7 @@ def games_help() -> str:
     """Each game with an engine, its player range and its bots (read from its rules.toml
     and its preset file, so that --help needs no engine)."""
     from sim.core.data import read_toml, seeds_dir
+    from sim.core.registry import game_module
     from strategies.presets import load_presets
 
     lines = ["games, players and bots:"]
@@ -364,8 +417,9 @@ def games_help() -> str:
             lines.append(f"  {game}: engine {GAMES[game]}")
             continue
         bots = ", ".join(load_presets(game))
+        lineup = ",".join(getattr(game_module(game), "DEFAULT_BOTS", ())) or "none"
         lines.append(f"  {game}: {rules['min_players']} to {rules['max_players']} players; "
-                     f"bots {bots}")
+                     f"bots {bots}; default line-up {lineup}")
     return "\n".join(lines)
 
 
@@ -398,7 +452,7 @@ An interrupted run keeps its finished chunks: the same command resumes it.
     s.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
     s.add_argument("--players", type=int, default=4, help="players per game (default 4)")
     s.add_argument("--bots", help="one bot per seat, comma-separated, or one for all seats "
-                   "(default greedy,hunter,builder,random, cut to the player count)")
+                   "(default: the game's line-up, listed below, cut to the player count)")
     s.add_argument("--bots-file", action="append", metavar="FILE",
                    help="a TOML file of your own bots, in the presets' format (repeatable)")
     s.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
@@ -416,7 +470,8 @@ An interrupted run keeps its finished chunks: the same command resumes it.
                    help="override a rule of rules.toml (repeatable; dotted keys for its "
                    "tables) or a cell of a card table as TABLE.ROW.COLUMN=VALUE; 'playtest "
                    "data GAME --keys' lists them")
-    s.add_argument("--mode", "--side", dest="mode", help="the game's mode, for a game that "
+    s.add_argument("--mode", "--side", dest="mode", action=_Named,
+                   help="the game's mode, for a game that "
                    "has modes (Dice Theme Park: full, the default; short; intro. The "
                    "Magnificent: the player boards' side, A, the default, or B; --side is the "
                    "same option)")
@@ -460,7 +515,8 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     y.add_argument("--no-rotate", action="store_true", help="as for simulate")
     y.add_argument("--data", help="as for simulate")
     y.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
-    y.add_argument("--mode", "--side", dest="mode", help="as for simulate")
+    y.add_argument("--mode", "--side", dest="mode", action=_Named,
+                   help="as for simulate")
     y.add_argument("--run", help="take game, seed, players and bots from a run folder")
     y.set_defaults(func=cmd_replay)
 
@@ -475,6 +531,9 @@ the tables (RUN/report/NAME.csv; ELEMENT: a setup element the game declares):
     d.add_argument("--data", help="a copy of seeds/GAME to check (default: the shipped one)")
     d.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="check the data with a rule overridden (repeatable)")
+    d.add_argument("--mode", "--side", dest="mode", action=_Named,
+                   help="check this mode (side) alone, as "
+                   "for simulate (default: every mode)")
     d.add_argument("--keys", action="store_true",
                    help="list every rule of rules.toml with its value and range, and the "
                    "card tables' rows and columns that --set TABLE.ROW.COLUMN reaches")
@@ -505,10 +564,12 @@ with the same command.
                    help="rule override for both arms (repeatable)")
     c.add_argument("--a-set", action="append", metavar="KEY=VALUE", help="for arm A only")
     c.add_argument("--b-set", action="append", metavar="KEY=VALUE", help="for arm B only")
-    c.add_argument("--mode", "--side", dest="mode", help="as for simulate (both arms)")
-    c.add_argument("--a-mode", "--a-side", dest="a_mode",
+    c.add_argument("--mode", "--side", dest="mode", action=_Named,
+                   help="as for simulate (both arms)")
+    c.add_argument("--a-mode", "--a-side", dest="a_mode", action=_Named,
                    help="the mode of arm A only (a game with modes)")
-    c.add_argument("--b-mode", "--b-side", dest="b_mode", help="the mode of arm B only, as: "
+    c.add_argument("--b-mode", "--b-side", dest="b_mode", action=_Named,
+                   help="the mode of arm B only, as: "
                    "--a-mode full --b-mode short, or --a-side A --b-side B")
     c.add_argument("--a-data", help="data folder of arm A (default: the shipped one)")
     c.add_argument("--b-data", help="data folder of arm B (default: the shipped one)")
@@ -560,7 +621,8 @@ and index.html into OUT; an interrupted tournament resumes with the same command
                    "(default 50000)")
     t.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     t.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
-    t.add_argument("--mode", "--side", dest="mode", help="as for simulate")
+    t.add_argument("--mode", "--side", dest="mode", action=_Named,
+                   help="as for simulate")
     t.add_argument("--data", help="as for simulate")
     t.add_argument("--out", help="tournament folder (default runs/tournament-GAME-Pp-seedS)")
     t.add_argument("--threads", type=int, help="threads playing the games")
@@ -603,7 +665,8 @@ compared as independent samples. Writes OUT/index.html and OUT/diff.csv.
                    "skips it")
     b.add_argument("--threads", type=int, help="threads for the total figure (default all)")
     b.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
-    b.add_argument("--mode", "--side", dest="mode", help="as for simulate")
+    b.add_argument("--mode", "--side", dest="mode", action=_Named,
+                   help="as for simulate")
     b.set_defaults(func=cmd_bench)
 
     w = sub.add_parser("balance", help="every seat and dealt effect at each tier of skill, "
@@ -631,7 +694,8 @@ OUT/index.html; an interrupted balance resumes with the same command.
     w.add_argument("--bots-file", action="append", metavar="FILE", help="as for simulate")
     w.add_argument("--seed", type=int, default=0, help="master seed of every tier (default 0)")
     w.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
-    w.add_argument("--mode", "--side", dest="mode", help="as for simulate")
+    w.add_argument("--mode", "--side", dest="mode", action=_Named,
+                   help="as for simulate")
     w.add_argument("--data", help="as for simulate")
     w.add_argument("--out", help="the balance folder (default runs/balance-GAME-Pp-seedS)")
     w.add_argument("--threads", type=int, help="threads playing the games")
@@ -674,7 +738,8 @@ Targets (METRIC[,goal=G][,band=B][,weight=W]; repeat --target for a weighted sum
                    "the confirmation plays seed + 1)")
     u.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate: "
                    "fixed for every trial")
-    u.add_argument("--mode", "--side", dest="mode", help="as for simulate")
+    u.add_argument("--mode", "--side", dest="mode", action=_Named,
+                   help="as for simulate")
     u.add_argument("--data", help="as for simulate")
     u.add_argument("--out", help="the search's folder (default runs/tune-GAME-Pp-seedS)")
     u.add_argument("--threads", type=int, help="threads playing the games")
@@ -715,7 +780,8 @@ how it was made. An interrupted tuning resumes from its work folder with the sam
                    "plays seed + 1)")
     v.add_argument("--set", action="append", metavar="KEY=VALUE", help="tune for this "
                    "variant (as for simulate)")
-    v.add_argument("--mode", "--side", dest="mode", help="as for simulate")
+    v.add_argument("--mode", "--side", dest="mode", action=_Named,
+                   help="as for simulate")
     v.add_argument("--data", help="as for simulate")
     v.add_argument("--threads", type=int, help="threads playing the games")
     v.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -736,12 +802,14 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         game = getattr(args, "game", None)
-        if getattr(args, "bots_file", None) and game not in GAMES:
-            if game is not None:
-                raise PlaytestError(f"unknown game '{game}' (available: {', '.join(GAMES)})")
-            return args.func(args)  # replay --run: the run names the game
-        with _bots_files(game, getattr(args, "bots_file", None)):
-            return args.func(args)
+        with _sigterm_as_interrupt():
+            if getattr(args, "bots_file", None) and game not in GAMES:
+                if game is not None:
+                    raise PlaytestError(f"unknown game '{game}' (available: "
+                                        f"{', '.join(GAMES)})")
+                return args.func(args)  # replay --run: the run names the game
+            with _bots_files(game, getattr(args, "bots_file", None)):
+                return args.func(args)
     except ParameterError as e:
         sys.stderr.write(f"playtest: error: {e.flag()}\n")
         return 2
@@ -752,8 +820,13 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:  # the commands that write say what they kept; the others
-        sys.stderr.write("playtest: interrupted\n")
-        return 130
+        terminated = _TERMINATED.is_set()
+        sys.stderr.write(f"playtest: {'terminated' if terminated else 'interrupted'}\n")
+        return 143 if terminated else 130
+    except OSError as e:  # what the system refused (a full disk, a name too long, ...)
+        where = f": {e.filename}" if e.filename else ""
+        sys.stderr.write(f"playtest: error: {e.strerror or e}{where}\n")
+        return 2
 
 
 if __name__ == "__main__":

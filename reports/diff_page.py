@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.diff import RunDiff
-from analysis.folders import output_folder, write_csv
+from analysis.folders import PAGE, staged_output, write_csv
 from analysis.formatting import interval, number, signed
 from reports import plots, run_header
 from reports.html import csv_name, img, note, table_html, write_page
@@ -30,9 +30,16 @@ def _shown(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def write_diff_page(d: RunDiff, run_a: str, run_b: str, out: str | Path) -> Path:
-    """Write OUT/index.html and OUT/diff.csv."""
-    folder = output_folder(Path(out))
-    write_csv(folder / "diff.csv", d.table)
+    """Write OUT/index.html and OUT/diff.csv, whole or not at all."""
+    with staged_output(Path(out), "diff") as stage:
+        write_csv(stage / "diff.csv", d.table)
+        write_page(stage / PAGE, f"playtest diff: {d.a['request']['game']}", _body(d, run_a,
+                                                                                  run_b))
+    return Path(out) / PAGE
+
+
+def _body(d: RunDiff, run_a: str, run_b: str) -> list[str]:
+    """The diff page's sections."""
     ra, rb = d.a["request"], d.b["request"]
     rows_a = run_header.rows(ra["game"], ra["players"], ra["bots"], ra.get("sets"),
                              d.a.get("data_dir"), str(ra["seed"]), f"{ra['games']:,}",
@@ -69,4 +76,4 @@ def write_diff_page(d: RunDiff, run_a: str, run_b: str, out: str | Path) -> Path
             "Win rate of the seats dealt each level or item, B - A",
             "percentage points, 95% interval"), "differences"))
     body.append(table_html(_shown(t)) + csv_name("diff"))
-    return write_page(folder / "index.html", f"playtest diff: {ra['game']}", body)
+    return body

@@ -14,7 +14,7 @@ import pandas as pd
 from analysis import BAND, MODEL_GAMES
 from analysis.analyse import Analysis, analyse
 from analysis.catalogue import slug
-from analysis.folders import output_folder, write_csv, write_text
+from analysis.folders import PAGE, staged_output, write_csv, write_text
 from analysis.formatting import interval, number, signed
 from reports import plots, run_header
 from sim.core.checks import path
@@ -429,8 +429,10 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     info = verify(run_dir)  # a damaged run is refused before anything is written
     game = info["request"]["game"]
     decl = game_module(game).declare(info)
-    out = output_folder(out or run_dir / "report")  # before the analysis
-    with _steps(progress) as step:
+    out = out or run_dir / "report"
+    # checked and locked before the analysis; the page and its tables replace the old ones
+    # whole when every file is written
+    with staged_output(out, "report") as stage, _steps(progress) as step:
         step("reading the games")
         df = load_results(run_dir)
         step("the model and the tables")
@@ -438,10 +440,10 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
         a = analyse(df, decl, random_choosers(presets), model_games, float(band))
         step("the page and its plots")
         for name, table in a.tables.items():
-            write_csv(out / f"{name}.csv", table)
-        page = _page(a, info, presets, df, out)
+            write_csv(stage / f"{name}.csv", table)
+        _page(a, info, presets, df, stage)
         step("")  # the last step is done
-    return page
+    return out / PAGE
 
 
 @contextmanager

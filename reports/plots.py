@@ -216,8 +216,8 @@ def tune_term(trials: pd.DataFrame, key: str, term: str, unit: str, goal: float,
     band that meets the goal."""
     fig, ax = plt.subplots(figsize=(7.5, 3.2))
     v = trials[term].to_numpy()
-    err = np.clip(np.vstack([v - trials[f"{term} low"].to_numpy(),
-                             trials[f"{term} high"].to_numpy() - v]), 0, None)
+    below = np.nan_to_num(v - trials[f"{term} low"].to_numpy(dtype=float))  # none: 0
+    err = np.clip(np.vstack([below, trials[f"{term} high"].to_numpy() - v]), 0, None)
     x = trials[key].to_numpy(dtype=float)
     ax.errorbar(x, v, yerr=err, fmt="o", color=BLUE, ms=4, capsize=2, lw=1)
     if np.all(x == np.round(x)):  # a whole-number range: no ticks between its values

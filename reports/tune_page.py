@@ -9,14 +9,10 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.folders import read_json
-from analysis.targets import ONE_SIDED
+from analysis.targets import ONE_SIDED, measured_text
 from analysis.tune_rules import term_of
 from reports import plots, run_header
 from reports.html import img, note, table_html, write_page
-
-
-def _interval(m: dict, name: str, unit: str) -> str:
-    return f"{m[name]:+.2f}{unit} [{m[name + ' low']:+.2f}, {m[name + ' high']:+.2f}]"
 
 
 def write_tune_page(folder: str | Path) -> Path:
@@ -33,8 +29,8 @@ def write_tune_page(folder: str | Path) -> Path:
         band = (f"{side} {t.goal + t.band:g}{t.unit}" if t.metric in ONE_SIDED
                 else f"{side} {t.goal:g} +- {t.band:g}{t.unit}")
         rows.append({"target": t.name, "goal": band, "weight": t.weight,
-                     "before": _interval(c["before"], t.name, t.unit),
-                     "best values": _interval(c["best"], t.name, t.unit),
+                     "before": measured_text(c["before"], t.name, t.unit),
+                     "best values": measured_text(c["best"], t.name, t.unit),
                      "met": "yes" if t.met(c["best"][t.name + " low"],
                                            c["best"][t.name + " high"]) else "no"})
     verdict = r["verdict"]
@@ -61,7 +57,9 @@ def write_tune_page(folder: str | Path) -> Path:
              "rules as they are (before) and with the best values. Seat spread: seat 0 minus "
              "the last seat, paired within games; effects: a level's win rate against the "
              "average of the levels (the report's effect); spread: the best level minus the "
-             "worst, its interval from a bootstrap of games."),
+             "worst, with a 95% upper bound from a bootstrap of games (no lower end: the "
+             "bootstrap's spread is biased upward, so its lower end is no evidence of a "
+             "spread)."),
         table_html(pd.DataFrame(rows)),
         "<p>Pass the values back as: <code>" + html.escape(" ".join(
             f"--set {k}={v}" for k, v in {**req["sets"], **r["best"]}.items()))

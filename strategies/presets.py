@@ -75,9 +75,51 @@ def _check_keys(path, name: str, selector: str, spec: dict) -> None:
     param = spec.get("param", 0.0)
     if isinstance(param, bool) or not isinstance(param, int | float):
         raise PresetError(f"{path}: bot '{name}': param must be a number, got {param!r}")
+    if selector in PARAM_RANGES:
+        low, high, what = PARAM_RANGES[selector]
+        if "param" not in spec or not low <= param <= high:  # NaN fails both comparisons
+            raise PresetError(f"{path}: bot '{name}': param must be {what}, from {low:g} to "
+                              f"{high:g}, got {spec.get('param', 'none')!r}")
     if selector in ("random", "search") and any(isinstance(v, dict) for v in spec.values()):
         raise PresetError(f"{path}: bot '{name}': a {selector} bot weighs no features (its "
                           "weight tables would go unused)")
+    _check_weights(path, name, spec)
+
+
+# a selector's param: epsilon's share of random moves, softmax's temperature (scores are
+# divided by it, so it is bounded away from 0 where exp() of every move's score underflows)
+PARAM_RANGES = {"epsilon": (0.0, 1.0, "the share of random moves"),
+                "softmax": (1e-3, 1e6, "the temperature")}
+# a weight's magnitude, when not 0, and the most one bot's largest may exceed its smallest:
+# scores are float64 sums compared within 1e-9 (selectors._greedy), so a weight below the
+# floor ties every move on its own, and a spread past the ratio loses the small weights'
+# contributions in the rounding of the large ones'
+WEIGHT_RANGE = (1e-6, 1e6)
+WEIGHT_SPREAD = 1e9
+
+
+def _check_weights(path, name: str, spec: dict) -> None:
+    """Refuse a weight that is not a finite number within WEIGHT_RANGE (0 allowed), naming
+    the key, and a bot whose weights spread wider than WEIGHT_SPREAD."""
+    sizes = []
+    for kind, table in spec.items():
+        if not isinstance(table, dict):
+            continue
+        for feature, w in table.items():
+            key = f"[{name}.{kind}] {feature}"
+            if isinstance(w, bool) or not isinstance(w, int | float):
+                raise PresetError(f"{path}: bot '{name}': {key} must be a number, got {w!r}")
+            low, high = WEIGHT_RANGE
+            if w != 0 and not low <= abs(w) <= high:  # NaN and inf fail here too
+                raise PresetError(f"{path}: bot '{name}': {key} = {w!r}: a weight is 0 or "
+                                  f"of magnitude {low:g} to {high:g}")
+            if w != 0:
+                sizes.append((abs(w), key))
+    if sizes and max(sizes)[0] > WEIGHT_SPREAD * min(sizes)[0]:
+        (big, big_key), (small, small_key) = max(sizes), min(sizes)
+        raise PresetError(f"{path}: bot '{name}': {big_key} = {big:g} is more than "
+                          f"{WEIGHT_SPREAD:g} times {small_key} = {small:g}: the small "
+                          "weight would be lost in the scores' rounding")
 
 
 def read_toml_bots(path: Path | str) -> dict:
@@ -236,11 +278,11 @@ def bot_arrays(game: str, title: str, names: list[str], kinds: tuple[str, ...],
     """(selectors, params, weights[bot, decision kind, feature]) for the named bots of
     ``game`` (``title`` names it in errors); ``params`` has the columns of
     strategies/selectors.py. ``features``: the move features, or each decision kind's own.
-    A preset's ``[NAME.all]`` table weighs every decision kind; a kind's own table adds to
-    it. A search bot's rollout bot gets a slot after the line-up's. ``fills``: the features
-    each kind's rows can be nonzero in, where the engine says: a kind's own table may weigh
-    no other (refused), and ``[NAME.all]``'s weights on the others are left out (0), which
-    the scores skip."""
+    A preset's ``[NAME.all]`` table weighs every decision kind that has the feature (one
+    that none has is refused); a kind's own table adds to it. A search bot's rollout bot
+    gets a slot after the line-up's. ``fills``: the features each kind's rows can be nonzero
+    in, where the engine says: a kind's own table may weigh no other (refused), and
+    ``[NAME.all]``'s weights on the others are left out (0), which the scores skip."""
     known = load_presets(game)
     lineup = [resolve(known, name, title) for name in names]
     rollouts = []
@@ -265,9 +307,16 @@ def bot_arrays(game: str, title: str, names: list[str], kinds: tuple[str, ...],
             if kind != "all" and kind not in kinds:
                 raise PresetError(f"{preset.label()}: unknown decision kind '{kind}' "
                                   f"({title}: all, {', '.join(kinds)})")
+            for feature in row if kind == "all" else ():
+                if not any(feature in names_k for names_k in by_kind.values()):
+                    every = sorted({f for names_k in by_kind.values() for f in names_k})
+                    raise PresetError(f"{preset.label()}: no decision kind has the feature "
+                                      f"'{feature}' ({', '.join(every)})")
             for k in range(len(kinds)) if kind == "all" else [kinds.index(kind)]:
                 names_k = by_kind[kinds[k]]
                 for feature, w in row.items():
+                    if kind == "all" and feature not in names_k:
+                        continue  # [NAME.all] weighs the kinds that have the feature
                     if feature not in names_k:
                         raise PresetError(f"{preset.label()}: unknown {kinds[k]} feature "
                                           f"'{feature}' ({', '.join(names_k)})")

@@ -8,7 +8,9 @@ seat with the rollout bot, to the end or to a horizon. The budget is spread by s
 halving (Karnin, Koren and Somekh, ICML 2013): ceil(log2(k)) rounds over k candidates, each
 round giving every surviving move an equal share of the round's rollouts (at least one) and
 keeping the better half by mean value (a tie goes to the move with more rollouts, then to
-the earlier one). The last round's best is played.
+the earlier one). The last round's best is played. Since every survivor has a rollout a
+round, k is cut (the best by the rollout bot's scores kept) until the schedule fits the
+budget: a budget of N spends at most N rollouts a decision (``weighed``).
 
 The moves are compared on common random numbers: a move's t-th rollout is played in the
 t-th world (the hidden information redrawn, the rollout's dice and choices drawn, from the
@@ -61,7 +63,31 @@ def copy_into(dst, src):
 def prunes(params, bot, n):
     """Whether search bot ``bot`` weighs fewer than the ``n`` legal moves (the engine then
     computes their features for ``start``)."""
-    return 0 < params[bot, CANDIDATES] < n
+    return weighed(params, bot, n) < n
+
+
+@njit
+def weighed(params, bot, n):
+    """How many of ``n`` legal moves search bot ``bot`` weighs: its ``candidates`` (0: all),
+    fewer where the schedule would spend more than its budget on them (every surviving move
+    gets a rollout a round), so that a budget of N is at most N rollouts a decision."""
+    budget = np.int64(params[bot, BUDGET])
+    limit = np.int64(params[bot, CANDIDATES])
+    k = n if limit <= 0 or limit >= n else limit
+    while k > 1 and spent(budget, k) > budget:
+        k -= 1
+    return k
+
+
+@njit
+def spent(budget, k):
+    """Rollouts the schedule spends over ``k`` candidates at ``budget``."""
+    n_rounds = rounds(k)
+    alive, total = k, 0
+    for _ in range(n_rounds):
+        total += per_move(budget, n_rounds, alive) * alive
+        alive = (alive + 1) // 2
+    return total
 
 
 @njit
@@ -78,8 +104,8 @@ def start(stats, moves, n, bots, bot, kind, feats, scores, u1, u2):
     Returns the number of candidates."""
     _, params, weights = bots
     roll = np.int64(params[bot, ROLLOUT])
-    k = pick_candidates(stats, moves, n, np.int64(params[bot, CANDIDATES]), weights, roll,
-                        kind, feats, scores)
+    k = pick_candidates(stats, moves, n, weighed(params, bot, n), weights, roll, kind, feats,
+                        scores)
     stats[3][0] = np.uint64(u1 * 9007199254740992.0) ^ (np.uint64(u2 * 9007199254740992.0)
                                                         << np.uint64(11))
     plan = stats[4]

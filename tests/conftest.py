@@ -17,6 +17,8 @@ from sim.festival.data import load
 from sim.festival.play import new_buffers
 from sim.festival.tables import ANY, KIND_PAIR
 
+pytest_plugins = ["interrupts"]  # the user's Ctrl-C stops the suite (tests/interrupts.py)
+
 
 def one_line(capsys, expect: str) -> None:
     """What a command wrote to stderr is one line, holding ``expect``, no traceback."""

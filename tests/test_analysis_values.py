@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import toy_game as toy
+from scipy import stats as st
 from statsmodels.discrete.discrete_model import Logit
 
 from analysis import convergence, distributions, elements, seats
@@ -11,7 +12,7 @@ from analysis.effects import effects
 from analysis.points import score_deviations
 from analysis.rates import game_codes
 from analysis.stats import Z95
-from analysis.summary import Z_POWER, dealt_lines, seat_lines, sensitivity
+from analysis.summary import dealt_lines, named_power_z, seat_lines, sensitivity
 from sim.core.declaration import Element, GameElement, ResultsDeclaration
 
 
@@ -94,11 +95,13 @@ def test_effect_intervals_equal_statsmodels_for_two_levels():
                        50 * (me["Cont. Int. Hi."] - me["dy/dx"]), rtol=1e-5)
 
 
-def _effects(factor, levels, effect, half, p_holm, bot="pooled", interaction_p=np.nan):
+def _effects(factor, levels, effect, half, p_holm, bot="pooled", interaction_p=np.nan,
+             p_value=None):
     effect = np.asarray(effect, float)
     return pd.DataFrame({"block": "causal", "factor": factor, "level": levels, "bot": bot,
                          "effect_pp": effect, "ci_low_pp": effect - half,
                          "ci_high_pp": effect + half, "p_holm": p_holm,
+                         "p_value": p_holm if p_value is None else p_value,
                          "interaction_p": interaction_p, "vs_reference_pp": effect - effect[0],
                          "vs_reference_low_pp": effect - effect[0] - half,
                          "vs_reference_high_pp": effect - effect[0] + half})
@@ -114,8 +117,11 @@ def test_the_board_names_only_what_survives_holm_and_bounds_the_rest():
                       [0.09, 0.001, 1e-6])
     lines = dealt_lines(colour, {}, DECL, ["a", "b"], band=3.0)
     texts = [line.text for line in lines]
-    assert texts == ["Colour: green -4.0 pp against the average colour [-5.2, -2.8].",
-                     "Colour: blue +2.5 pp against the average colour [+1.3, +3.7]."]
+    model = "the model's estimate; named by the model's Wald test"
+    assert texts == [f"Colour: green -4.0 pp against the average colour [-5.2, -2.8] ({model}, "
+                     "Holm p = 1e-06).",
+                     f"Colour: blue +2.5 pp against the average colour [+1.3, +3.7] ({model}, "
+                     "Holm p = 0.001)."]
     assert [line.flagged for line in lines] == [True, False]  # beyond the band of 3 pp
     seat = _effects("seat", ["0", "1"], [0.4, -0.4], 0.9, [0.8, 0.8])
     [line] = seat_lines(pd.DataFrame(), pd.DataFrame(), seat, False, ["a", "b"], 2.0)
@@ -123,6 +129,19 @@ def test_the_board_names_only_what_survives_holm_and_bounds_the_rest():
     quiet = _effects("Colour", ["red", "blue"], [0.2, -0.2], 0.5, [0.6, 0.6])
     assert [x.text for x in dealt_lines(quiet, {}, DECL, ["a"], 2.0)] == [
         "No colour level differs from the average by more than 0.7 pp (95% intervals)."]
+
+
+def test_a_seat_is_named_by_its_holm_p_not_its_raw_p():
+    """Seat 3's raw p (0.01) is below 0.05, its Holm p (0.06) is not: the board names no
+    seat and bounds them all; with the Holm p below 0.05 it names seat 3 alone."""
+    seat = _effects("seat", ["0", "1", "2", "3"], [0.0, 0.5, 0.5, -3.0], 2.5,
+                    [0.9, 0.9, 0.9, 0.06], p_value=[0.7, 0.6, 0.6, 0.01])
+    [line] = seat_lines(pd.DataFrame(), pd.DataFrame(), seat, False, ["a", "b"], 2.0)
+    assert line.text.startswith("No seat effect larger than 5.5 pp")
+    seat["p_holm"] = [0.9, 0.9, 0.9, 0.04]
+    lines = seat_lines(pd.DataFrame(), pd.DataFrame(), seat, False, ["a", "b"], 2.0)
+    assert lines[0].text.startswith("Seat 3: -3.0 pp of win rate against the average seat")
+    assert not any(line.text.startswith(("Seat 1", "Seat 2", "No seat")) for line in lines)
 
 
 def test_the_board_says_when_the_bots_disagree():
@@ -136,13 +155,36 @@ def test_the_board_says_when_the_bots_disagree():
                               "belongs to the line-up: read it per bot.")
 
 
-def test_the_sensitivity_line_gives_80_percent_power_and_the_games_for_one_point():
+def test_the_sensitivity_line_gives_the_power_of_the_holm_rule_per_element():
+    """Two levels: named when p < 0.05 / 2, so 80% power needs z(1 - 0.025 / 2) + z(0.8)
+    = 3.08 standard errors, not the unadjusted 2.8; a 20-level element gets its own figure
+    (3.9 standard errors) and leaves the two-level element's unchanged."""
     fx = _effects("Colour", ["red", "blue"], [0.0, 0.0], Z95 * 0.5, [1, 1])
     [line] = sensitivity(fx, 10_000, 50_000)
-    detectable = Z_POWER * 0.5  # 2.8 standard errors
-    assert f"effect of {detectable:.1f} pp is found 80% of the time" in line.text
-    assert f"{10_000 * detectable**2:,.0f} games" in line.text
-    assert "the model's 10,000 games" in line.text
+    z2 = st.norm.isf(0.025 / 2) + st.norm.ppf(0.8)
+    assert named_power_z(2) == pytest.approx(z2) and round(z2, 2) == 3.08
+    detectable = z2 * 0.5
+    assert f"Colour {detectable:.1f} pp (2 levels, 3.1 standard errors; 1 pp needs about " \
+           f"{10_000 * detectable**2:,.0f} games)" in line.text
+    assert "the model's 10,000 games" in line.text and "Holm" in line.text
+    many = _effects("Tile", [f"t{k}" for k in range(20)], [0.0] * 20, Z95 * 0.5, [1] * 20)
+    [both] = sensitivity(pd.concat([fx, many]), 10_000, 50_000)
+    assert f"Colour {detectable:.1f} pp" in both.text
+    assert f"Tile {named_power_z(20) * 0.5:.1f} pp (20 levels, 3.9 standard errors" in both.text
+
+
+def test_the_holm_rules_power_is_what_the_line_says():
+    """Simulated: a planted effect at the stated size among 4 null levels is named by Holm
+    about 80% of the time (4,000 blocks: 0.8 +- 0.02)."""
+    from analysis.stats import adjust
+
+    rng = np.random.default_rng(5)
+    z = named_power_z(5)
+    est = rng.normal(0.0, 1.0, (4000, 5))
+    est[:, 0] += z
+    p = 2 * st.norm.sf(np.abs(est))
+    named = np.array([adjust(row, "holm")[0] < 0.05 for row in p])
+    assert abs(named.mean() - 0.8) < 0.02
 
 
 def test_running_rates_end_at_the_whole_runs_rates(table):
@@ -164,6 +206,9 @@ def test_the_board_names_a_level_by_its_setup_tables_score_test():
     # blue's 0.07 is not named: the threshold is Holm's 0.05, not a looser one
     table = pd.DataFrame({"colour": ["red", "blue", "green"], "p_holm": [0.01, 0.07, 0.001]})
     lines = dealt_lines(colour, {"colour_dealt": table}, DECL, ["a", "b"], band=3.0)
+    named = "the model's estimate; named by the setup table's score test"
     assert [line.text for line in lines] == [
-        "Colour: green -4.0 pp against the average colour [-5.2, -2.8].",
-        "Colour: red +1.5 pp against the average colour [+0.3, +2.7]."]
+        f"Colour: green -4.0 pp against the average colour [-5.2, -2.8] ({named}, Holm p = "
+        "0.001).",
+        f"Colour: red +1.5 pp against the average colour [+0.3, +2.7] ({named}, Holm p = "
+        "0.01)."]

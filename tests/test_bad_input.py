@@ -296,7 +296,7 @@ def test_a_relative_data_folder_replays_from_anywhere(tmp_path, monkeypatch, cap
     (["replay", "--run", "RUN", "--seed", "9"], "--seed 9 contradicts the run"),
     (["replay", "--run", "RUN", "--players", "3"], "--players 3 contradicts the run"),
     (["replay", "--run", "RUN", "--bots", "random"], "--bots"),
-    (["bench", "magnificent", "--side", "C"], "--side 'C' is unknown"),
+    (["bench", "magnificent", "--side", "C"], "--side 'C' is not a mode of magnificent"),
     (["bench", "chess"], "unknown game 'chess'"),
     (["bench", "festival", "--games", "0"], "--games must be 1 or more, got 0"),
     (["bench", "festival", "--interpreted-games", "-1"], "--interpreted-games must be 0 or more"),
@@ -304,18 +304,41 @@ def test_a_relative_data_folder_replays_from_anywhere(tmp_path, monkeypatch, cap
     (["bench", "festival", "--threads", "-1"], "--threads must be from 1"),
     (["bench", "festival", "--threads", "0"], "--threads must be from 1"),
     (["report", "RUN", "--out", ""], "--out must name a folder, got ''"),
-    (["replay", "--run", "RUN", "--mode", "short"], "festival has no modes"),
+    (["replay", "--run", "RUN", "--mode", "short"], "festival has none"),
     (["data", "dice_theme_park", "--set", "dice={2=[1]}"], "'dice' is a table of rules"),
     (["data", "magnificent", "--set", "rounds=4"], "rounds = 4 must be a whole number 1..3"),
     (["data", "magnificent", "--set", "turns_per_round=5"], "turns_per_round = 5"),
-    (["bench", "festival", "--mode", "short"], "festival has no modes"),
+    (["bench", "festival", "--mode", "short"], "festival has none"),
     (["bench", "festival", "--bots", "search:0,greedy"], "search:0"),
     (["bench", "festival", "--bots", "search,nobody"], "unknown bot 'nobody'"),
     (["bench", "festival", "--bots", "search", "--players", "5"], "4 players"),
     (["bench", "festival", "--players", "3"], "--players goes with --bots"),
-    (["bench", "dice_theme_park", "--mode", "long"], "--mode 'long' is unknown"),
+    (["bench", "dice_theme_park", "--mode", "long"], "--mode 'long' is not a mode"),
     (["bench", "dice_theme_park", "--set", "rounds.full=0"], "rounds"),
     (["data", "chess"], "unknown game 'chess'"),
+    # every number of a table, list-valued cells too, through one checked parser with its cap
+    *[(["data", "dice_theme_park", "--set", f"administrators.variety.{field}={value}"], expect)
+      for field in ("stars", "thresholds") for value, expect in [
+          ("3689348814741910324;3689348814741910325;3689348814741910326",
+           "3689348814741910324 is above 100000"),
+          ("1;2;999999999999", "999999999999 is above 100000"),
+          ("1;2;\u00b3", "'\u00b3' is not a whole number"),
+          ("1e20", "'1e+20' is not a whole number"),
+          ("1;2;" + "9" * 5000, "(5000 characters) is above 100000"),
+          ("1;2;\uff13", "is not a whole number")]],
+    (["data", "dice_theme_park", "--set", "attractions.Ferris Wheel.upgrade_costs=4;1e3"],
+     "'1e3' is not a whole number"),
+    (["data", "dice_theme_park", "--set", "attractions.Ferris Wheel.upgrade_costs=4;\u00b2"],
+     "is not a whole number"),
+    (["data", "magnificent", "--set", "camp_tiles.orange-small.cells=0,0;0,\u00b9"],
+     "'\u00b9' is not a whole number"),
+    (["data", "magnificent", "--set", "camp_tiles.orange-small.cells=0,0;0,99999999999"],
+     "99999999999 is above 100000"),
+    (["data", "festival", "--set", "objectives.col-1.cells=0,0,red,any;0,\u00b9,red,any"],
+     "is not a whole number"),
+    # one key, two values: refused, not the last silently kept
+    (["data", "festival", "--set", "max_uncompleted=3", "--set", "max_uncompleted=4"],
+     "--set max_uncompleted is given twice, as 3 and 4"),
 ])
 def test_report_replay_bench_and_data_refuse(run_copy, tmp_path, capsys, argv, expect):
     f = tmp_path / "file"
@@ -642,3 +665,50 @@ def test_replay_of_a_run_names_a_contradicting_side_as_a_side(tmp_path, capsys):
     assert main(["replay", "--run", str(out), "--side", "B", "--game", "1"]) == 2
     one_line(capsys, "--side B contradicts the run")
     assert main(["replay", "--run", str(out), "--side", "A", "--game", "1"]) == 0
+
+
+@pytest.mark.parametrize("game, expect", [
+    ("festival", "run.json records a game 'festival' cannot play as recorded (unknown rule "
+                 "'mode'"),
+    ("dice_theme_park", "run.json records a game 'dice_theme_park' cannot play as recorded"),
+    ("chess", "run.json records an unknown game 'chess' (available: ")])
+def test_a_run_json_whose_game_was_edited_is_named_in_one_line(tmp_path, capsys, game,
+                                                               expect):
+    out = tmp_path / "run"
+    assert main(["simulate", "magnificent", "--games", "6", "--side", "B", "--bots", "random",
+                 "--out", str(out), "--quiet"]) == 0
+    info = json.loads((out / "run.json").read_text())
+    info["request"]["game"] = game
+    (out / "run.json").write_text(json.dumps(info))
+    assert main(["replay", "--run", str(out), "--game", "1"]) == 2
+    one_line(capsys, expect)
+
+
+LONG = "x" * 300  # a folder name past the system's 255 bytes
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "festival", "--games", "10", "--out", "OUT"],
+    ["report", "RUN", "--out", "OUT"],
+    ["diff", "RUN", "RUN", "--out", "OUT"],
+    ["compare", "festival", "--players", "2", "--bots", "greedy", "--b-bots", "random,greedy",
+     "--games", "10", "--out", "OUT"],
+    ["tournament", "festival", "--players", "2", "--bots", "greedy,random", "--games", "10",
+     "--out", "OUT"],
+    ["balance", "festival", "--players", "2", "--tiers", "random,greedy", "--games", "10",
+     "--out", "OUT"],
+    ["tune", "rules", "festival", "--vary", "max_uncompleted=2..4", "--target", "seat-spread",
+     "--trials", "2", "--games", "10", "--out", "OUT"],
+    ["tune", "bot", "festival", "--from", "greedy", "--games", "10", "--generations", "1",
+     "--out", f"{LONG}.toml"],
+], ids=lambda argv: " ".join(argv[:2]))
+@pytest.mark.parametrize("where", ["a name too long", "a path too long"])
+def test_an_out_the_system_cannot_make_is_one_line(run_copy, tmp_path, capsys, argv, where):
+    out = tmp_path / LONG if where == "a name too long" else tmp_path / "/".join(["y" * 200] * 22)
+    argv = [str(run_copy) if a == "RUN" else str(out) if a == "OUT" else a for a in argv]
+    if argv[:2] == ["tune", "bot"] and where == "a path too long":
+        argv[-1] = str(out / "mine.toml")
+    assert main(argv + ([] if argv[0] == "diff" else ["--quiet"])) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "bytes long" in err or "too long" in err.lower(), err

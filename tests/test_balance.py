@@ -22,6 +22,7 @@ from analysis.verdicts import (
     REVERSES,
     SHRINKS,
     UNRESOLVED,
+    VARIES,
     simultaneous,
     tier_state,
     verdict,
@@ -65,9 +66,40 @@ def _v(*cells, band=2.0):
     ([(3, 0.9), (5.5, 3.4)], HOLDS),  # by more than the band, but not clearly
     ([(4, 1), (0, 9), (4.5, 1)], HOLDS),
     ([(4, 1), (9, 0.5), (4.5, 1)], HOLDS),  # the weakest resolving tier against the top
+    # only at the third of four tiers: not "only at lower skill", the weaker two read 0
+    ([(0, 1), (0, 1), (6, 1), (0, 1)], VARIES),
+    ([(6, 1), (0, 1), (6, 1)], VARIES),  # beyond, within, beyond: no growth
+    # grows from the weakest to the top, but a middle tier is past the top (-9.3 to -5.9)
+    ([(-3, 0.5), (-4, 0.5), (-9.3, 0.5), (-5.9, 0.5)], VARIES),
+    ([(-3, 0.5), (-4, 0.5), (-5.0, 0.5), (-5.9, 0.5)], GROWS),
 ])
 def test_the_verdict_of_each_pattern_of_tiers(cells, expected):
     assert _v(*cells) == expected
+
+
+def test_a_verdict_names_the_tiers_it_rests_on_and_those_that_resolved_nothing():
+    est, half = np.array([0.0, 0.0, 0.5]), np.array([9.0, 1.0, 1.0])
+    v, why = verdict(est, est - half, est + half, 2.0, ["random", "greedy", "search"])
+    assert v == NEGLIGIBLE
+    assert why == "within the band at greedy, search (random resolved nothing)"
+
+
+def test_the_summary_never_reads_as_fair_when_the_strongest_tier_resolved_nothing():
+    from analysis.verdicts import summary
+
+    row = {"element": "seat", "label": "Seat", "level": "0", "verdict": UNRESOLVED,
+           "reason": "", "greedy_pp": 0.1, "greedy_low_pp": -0.5, "greedy_high_pp": 0.7,
+           "greedy_state": "0", "search_pp": 1.9, "search_low_pp": -4.2,
+           "search_high_pp": 7.9, "search_state": "?"}
+    tier = {"seat_spread": pd.DataFrame([{"test": "seat 0 minus seat 2", "estimate_pp": 1.0,
+                                          "ci_low_pp": -1.0, "ci_high_pp": 3.0}]),
+            "length": pd.DataFrame(), "scores": pd.DataFrame({"measure": ["score"],
+                                                               "mean": [10.0]})}
+    lines = summary(pd.DataFrame([row]), {"greedy": tier, "search": tier}, [660_000, 670],
+                    2.0)
+    assert lines[0].startswith("The strongest tier (search, 670 games) resolved none of the "
+                               "1 findings")
+    assert not any("No finding is beyond the band" in line for line in lines)
 
 
 def test_the_band_is_the_verdicts_threshold():
@@ -111,7 +143,7 @@ def test_a_finding_planted_for_random_alone_is_only_at_low_skill(toy_tiers, tmp_
     assert f.loc[("colour", "blue"), "greedy_state"] == "+"
     # the summary leads with what holds at the strongest tier, then what is gone there
     assert "Colour: blue" in b.summary[0] and HOLDS in b.summary[0]
-    assert "red" in b.summary[1] and "Only at low skill" in b.summary[1]
+    assert "red" in b.summary[1] and "Only at lower skill" in b.summary[1]
 
 
 def test_every_tier_plays_the_same_deals_in_a_run_folder_of_its_own(toy_tiers, tmp_path):
@@ -137,7 +169,7 @@ def test_the_command_writes_the_page_and_resumes_without_replaying(toy_tiers, tm
             "--out", str(out), "--quiet"]
     assert main(args) == 0
     page = (out / "index.html").read_text()
-    for text in ("within the band at every tier", "only at low skill", "3 pp",
+    for text in ("within the band at every resolving tier", "only at lower skill", "3 pp",
                  "playtest report", "Seat fairness", "Colour"):
         assert text in page, text
     assert main(["report", str(out / "tiers" / "01-greedy"), "--quiet"]) == 0

@@ -1,6 +1,8 @@
 """The command line: bad input, replay against simulate, report, resume."""
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -119,6 +121,27 @@ def test_every_command_has_help_with_an_example_the_bots_and_the_players(capsys)
 
 
 @pytest.mark.slow
+def test_sigterm_of_a_processes_run_says_what_was_kept_in_one_line(tmp_path):
+    """SIGTERM (a scheduler's kill) stops a run on worker processes as Ctrl-C does: its
+    finished chunks kept, one line that says so and how to resume (not the workers'
+    resource-tracker warnings), exit code 143, and the same command finishes it."""
+    out = tmp_path / "run"
+    args = ["simulate", "festival", "--games", "400000", "--chunk-size", "20000", "--bots",
+            "random", "--backend", "processes", "--workers", "2", "--out", str(out),
+            "--quiet"]
+    proc = cli_process.start(args, stderr=subprocess.PIPE, text=True)
+    cli_process.wait_for_chunk(proc, out)
+    proc.send_signal(signal.SIGTERM)
+    err = proc.communicate(timeout=600)[1]
+    assert proc.returncode == 143, err
+    assert err.count("\n") == 1 and err.startswith("playtest: terminated: finished chunks "
+                                                   f"are kept in {out}"), err
+    assert "resume" in err and "resource_tracker" not in err and "Traceback" not in err
+    assert json.loads((out / "run.json").read_text())["status"] == "running"
+    assert cli_process.run(args).returncode == 0
+
+
+@pytest.mark.slow
 def test_ctrl_c_keeps_finished_chunks_and_the_same_command_resumes(tmp_path):
     out = tmp_path / "run"
     args = ["simulate", "festival", "--games", "60000", "--chunk-size", "2000", "--bots",
@@ -184,10 +207,12 @@ def test_python_api_takes_the_mode_or_side_as_the_command_line_does():
     side_b = simulate("magnificent", games=6, players=2, bots="random", side="B")
     assert side_b.attrs["playtest"]["request"]["sets"] == {"mode": "B"}
     for kwargs, expect in [({"mode": "full", "side": "B"}, "name the same thing"),
-                           ({"mode": "long"}, "--mode 'long' is unknown")]:
+                           ({"mode": "long"}, "mode 'long' is not a mode of dice_theme_park"),
+                           ({"side": "B"}, "side 'B' is not a mode of dice_theme_park "
+                            r"\(its modes: intro, full, short\)")]:
         with pytest.raises(PlaytestError, match=expect):
             simulate("dice_theme_park", games=2, players=2, **kwargs)
-    with pytest.raises(PlaytestError, match="festival has no modes"):
+    with pytest.raises(PlaytestError, match="festival has none"):
         simulate("festival", games=2, side="B")
 
 
@@ -252,3 +277,27 @@ def test_a_rules_settable_range_is_found_at_its_bound():
         raise PlaytestError("the deck has 10 cards")
 
     assert settable(fixed, "k", 10, None) == "cannot change alone: the deck has 10 cards"
+
+
+def test_a_ctrl_c_during_a_cli_test_stops_the_suite(tmp_path):
+    """A test that runs the CLI in-process takes a SIGINT: the CLI returns 130, but the
+    suite stops there (tests/interrupts.py), and the test after it never runs."""
+    (tmp_path / "test_ctrl_c.py").write_text(
+        "import os, signal, threading\n"
+        "from reports.cli import main\n\n"
+        "def test_a_long_run(tmp_path):\n"
+        "    threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+        "    assert main(['simulate', 'festival', '--games', '100000000', '--bots', 'random',"
+        " '--out', str(tmp_path / 'r'), '--quiet']) == 0\n\n"
+        "def test_after():\n"
+        "    open(os.environ['AFTER'], 'w').close()\n")
+    after = tmp_path / "after-ran"
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "interrupts",
+                          "-p", "no:cacheprovider", str(tmp_path / "test_ctrl_c.py")],
+                         capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "AFTER": str(after),
+                              "PYTHONPATH": str(Path(__file__).parent)},
+                         preexec_fn=cli_process._sigint_as_at_a_terminal)
+    assert res.returncode == 2, res.stdout[-2000:]
+    assert "KeyboardInterrupt" in res.stdout and "1 failed" not in res.stdout, res.stdout[-2000:]
+    assert not after.exists()

@@ -181,7 +181,7 @@ def test_a_folder_with_another_comparison_is_refused(tmp_path):
                 max_games=400, out=out)
 
 
-@pytest.mark.parametrize("kwargs", [{"delta": 1e-12}, {"alpha": 1e-300}, {"delta": 0.999},
+@pytest.mark.parametrize("kwargs", [{"delta": 1e-4}, {"alpha": 1e-300}, {"delta": 0.999},
                                     {"metric": "score", "delta": 1e300}])
 def test_extreme_designs_decide_or_say_undecided(kwargs):
     """The fixed-n power (and the confidence sequence tuned by it) at an effect far beyond
@@ -193,7 +193,7 @@ def test_extreme_designs_decide_or_say_undecided(kwargs):
     assert c.verdict in ("A better", "B better", NO_DIFFERENCE, UNDECIDED)
     assert math.isfinite(c.summary["ci_low"]) and math.isfinite(c.summary["ci_high"])
     assert 2 <= c.summary["fixed_n"] <= 2**62
-    if kwargs.get("delta") == 1e-12:  # the interval tuned to the games it may see (300)
+    if kwargs.get("delta") == 1e-4:  # the floor: the interval tuned to the games it may see
         assert c.summary["ci_high"] - c.summary["ci_low"] < 1
 
 
@@ -298,3 +298,26 @@ def test_p_values_only_after_a_fixed_number_of_games(tmp_path):
     assert all("p_value" in row for row in fixed.summary["also"])
     assert "p_value" not in write_compare_page(tmp_path / "seq").read_text()
     assert "p_value" in write_compare_page(tmp_path / "fixed").read_text()
+
+
+@pytest.mark.parametrize("low, high", [(-0.01, 0.03), (-0.03, 0.01)])
+def test_a_fixed_n_interval_past_delta_on_one_side_decides_nothing(low, high):
+    """The fixed-n verdict "no difference larger than delta" needs the whole interval
+    inside +/- delta: one inside on one side and beyond on the other is undecided."""
+    from analysis.comparisons import _fixed_verdict
+
+    design = Design(delta=0.02)
+    main_row = {"ci_low": low, "ci_high": high, "p_value": 0.4, "difference": 0.01}
+    assert _fixed_verdict(main_row, design)[0] == UNDECIDED
+    inside = {"ci_low": -0.015, "ci_high": 0.015, "p_value": 0.4, "difference": 0.0}
+    assert _fixed_verdict(inside, design)[0] == NO_DIFFERENCE
+    beyond = {"ci_low": 0.001, "ci_high": 0.03, "p_value": 0.01, "difference": 0.015}
+    assert _fixed_verdict(beyond, design)[0] == "B better"
+
+
+@pytest.mark.parametrize("delta", [1e-300, 1e-5, 5e-324])
+def test_a_delta_too_small_to_decide_is_refused_in_one_line(delta, capsys):
+    code = main(["compare", "festival", "--bots", "greedy", "--b-bots", "random,greedy",
+                 "--players", "2", "--games", "10", "--delta", str(delta), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "--delta" in err and "below" in err, err

@@ -214,8 +214,10 @@ def test_simulate_and_report_run_on_dice_theme_park(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,expect", [
-    (["simulate", "dice_theme_park", "--mode", "long"], "--mode 'long' is unknown"),
-    (["simulate", "festival", "--mode", "intro"], "--mode festival has no modes"),
+    (["simulate", "dice_theme_park", "--mode", "long"],
+     "--mode 'long' is not a mode of dice_theme_park"),
+    (["simulate", "festival", "--mode", "intro"],
+     "--mode is for a game with modes; festival has none"),
 ])
 def test_a_mode_that_cannot_play_is_one_line(tmp_path, capsys, argv, expect):
     out = tmp_path / "run"

@@ -200,14 +200,30 @@ def test_keep_green_leaves_one_green_party_die_unlowered_on_a_green_attraction(d
     movable = dec.apply(M.K_OPERATE, kept[0])
     assert _die(st, green1) == (GREEN, 1, SPOOKY_HEX)  # kept at 1: not discarded
     assert _die(st, yellow5)[1] == 4
-    # both party dice may move, the kept one too (rules.md 28)
-    assert movable == 2 and sorted(dec.ctx[1:3]) == sorted([green1, yellow5])
+    # only a die whose pips were lowered moves: the yellow, not the kept green (rules.md 28)
+    assert movable == 1 and dec.ctx[1] == yellow5
+    assert {M.decode(m)[1] for m in dec.raw(M.K_MOVE)} == {yellow5}
     st2 = _park(d, tab, {SPOOKY_HEX: "Spooky Woods"})  # without the administrator
     R.add_die(st2, 0, SPOOKY_HEX, GREEN, 1)
     R.add_die(st2, 0, SPOOKY_HEX, YELLOW, 5)
     ops2 = [M.decode(m) for m in Decisions(st2, tab).raw(M.K_OPERATE)
             if M.decode(m)[0] == M.T_ACT]
     assert ops2 and all(c == 0 for *_, c in ops2)
+
+
+def test_keep_green_with_every_lowered_die_discarded_nothing_moves(dtp):
+    """Party y1 + g3 on a green attraction, the green kept: the yellow is lowered from 1, so
+    discarded, and the seed's "one of the lowered dice moves" has none to move (rules.md 28)."""
+    d, tab = dtp
+    st = _park(d, tab, {SPOOKY_HEX: "Spooky Woods"}, admin="keep-green")
+    yellow1 = R.add_die(st, 0, SPOOKY_HEX, YELLOW, 1)
+    green3 = R.add_die(st, 0, SPOOKY_HEX, GREEN, 3)
+    dec = Decisions(st, tab)
+    kept = [m for m in dec.raw(M.K_OPERATE) if M.decode(m)[0] == M.T_ACT
+            and M.decode(m)[1] == SPOOKY_HEX and M.decode(m)[3] >> 1]
+    assert len(kept) == 1
+    assert dec.apply(M.K_OPERATE, kept[0]) == 0
+    assert st[S.DIE_AT + yellow1] == S.NOWHERE and _die(st, green3) == (GREEN, 3, SPOOKY_HEX)
 
 
 def test_keep_green_on_a_one_die_party_the_kept_die_still_moves(dtp):

@@ -250,8 +250,8 @@ def test_simulate_and_report_run_on_the_magnificent(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,expect", [
-    (["simulate", "magnificent", "--side", "C"], "--side 'C' is unknown (The Magnificent: A "
-                                                 "or B)"),
+    (["simulate", "magnificent", "--side", "C"], "--side 'C' is not a mode of magnificent "
+                                                 "(its modes: A, B)"),
     (["simulate", "magnificent", "--set", "trainer_draft_rounds=3"], "more trainer tiles"),
     (["simulate", "magnificent", "--players", "2", "--bots", "greedy,juggler"],
      "unknown bot 'juggler'"),

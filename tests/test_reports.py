@@ -11,6 +11,7 @@ import pytest
 from reports.bench import cases
 from reports.cli import main
 from reports.html import write_report
+from sim.core.errors import PlaytestError
 from sim.core.runner import run
 
 
@@ -35,6 +36,46 @@ def test_a_registered_toy_game_gets_a_complete_report(tmp_path, toy_registered):
         assert (report / f"{csv}.csv").exists(), csv
     assert not list(report.glob("*.png"))
     assert cases("toy") == [("plain", 2), ("plain", 4)]
+    # written to the precision the figures carry: no float's binary tail in any cell
+    tails = [(csv.name, cell) for csv in report.glob("*.csv")
+             for cell in re.findall(r"[-\d.]+(?:e[-+]\d+)?", csv.read_text())
+             if re.search(r"\.\d*(?:0{6,}[1-9]|9{6,}\d)", cell)]
+    assert not tails, tails[:5]
+
+
+def test_a_failed_report_rewrite_leaves_the_old_report_whole(tmp_path, toy_registered,
+                                                              monkeypatch):
+    """The second report fails after writing its tables: the folder still holds the first
+    report's page and tables, untouched, and no staging folder; a third one succeeds."""
+    import reports.html
+
+    out = tmp_path / "run"
+    run("toy", 600, 3, ["plain", "strong", "twin"], 5, out, progress=False)
+    write_report(out)
+    report = out / "report"
+    before = {p.name: p.read_bytes() for p in report.iterdir() if p.is_file()}
+
+    def broken(*_):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(reports.html, "_page", broken)
+    with pytest.raises(PlaytestError, match="No space left on device"):
+        write_report(out, model_games=300)
+    after = {p.name: p.read_bytes() for p in report.iterdir() if p.is_file()}
+    assert after == before
+    assert not [p for p in report.iterdir() if p.is_dir()]  # no staging folder left
+    monkeypatch.undo()
+    assert write_report(out, model_games=300) == report / "index.html"
+
+
+def test_a_report_being_written_refuses_a_second_writer(tmp_path, toy_registered):
+    from sim.core.run_folder import folder_lock
+
+    out = tmp_path / "run"
+    run("toy", 300, 3, ["plain", "strong", "twin"], 5, out, progress=False)
+    with folder_lock(out / "report", "report"):
+        with pytest.raises(PlaytestError, match="being written by another report"):
+            write_report(out)
 
 
 def test_one_bot_everywhere_shows_no_bot_chart(tmp_path, toy_registered):

@@ -295,6 +295,113 @@ def test_dice_theme_parks_keeps_read_no_other_seats_dealt_pairs():
     assert checked >= 40
 
 
+def _reorder(top_field: int, base: int, below_top: bool = False):
+    """A shuffle of one hidden pile's order: the ``top_field`` cards from ``base`` (all, or
+    all but the last, the face-up top, with ``below_top``)."""
+    def shuffled(st, shuffle):
+        hidden = st.copy()
+        n = hidden[top_field] - (1 if below_top else 0)
+        if n > 1:
+            hidden[base: base + n] = shuffle.permutation(hidden[base: base + n])
+        return hidden
+    return shuffled
+
+
+def _hidden_parts(game: str) -> dict:
+    """Every hidden order of ``game``: its name and a shuffle of it alone."""
+    S = importlib.import_module(f"sim.{game}.state")
+    if game == "festival":
+        stacks = [_reorder(S.STACK_N + s, S.STACK + s * S.STACK_CAP, True)
+                  for s in range(S.MAX_PLAYERS)]
+        piles = [_reorder(S.PILE_N + q, S.PILE + q * S.PILE_CAP, True)
+                 for q in range(S.PILES)]
+
+        def all_of(parts):
+            def shuffled(st, shuffle):
+                for part in parts:
+                    st = part(st, shuffle)
+                return st
+            return shuffled
+        return {"tiles below each stack's top": all_of(stacks),
+                "objectives below each pile's top": all_of(piles)}
+    if game == "magnificent":
+        return {"master card deck": _reorder(S.MASTER_DECK_N, S.MASTER_DECK),
+                "trainer tile deck": _reorder(S.TRAINER_DECK_N, S.TRAINER_DECK),
+                "poster deck": _reorder(S.POSTER_DECK_N, S.POSTER_DECK)}
+    return {"stack A": _reorder(S.STACK_A_N, S.STACK_A),
+            "stack B": _reorder(S.STACK_B_N, S.STACK_B),
+            "skill deck": _reorder(S.SKILL_DECK_N, S.SKILL_DECK)}
+
+
+PARTS = [(game, part) for game in GAMES for part in _hidden_parts(game)]
+# a search whose rollouts play to the end, so every refill from a hidden pile is within
+# reach, with a rollout bot that takes from what is refilled: Dice Theme Park's shipped
+# bots never build from the display nor hire a mascot (so never take a skill card), and no
+# order of its stacks or deck could change their games; "hirer" does both
+DEEP = {"selector": "search", "budget": 8, "horizon": 0, "candidates": 4}
+ROLLOUT = {"festival": "builder", "magnificent": "builder", "dice_theme_park": "hirer"}
+HIRER = {"selector": "greedy", "all": {"stars": 1.0, "tiles": 2.0, "mascots": 3.0,
+                                       "money": 0.1}}
+
+
+def _weighed(steps) -> np.ndarray:
+    """The last search's record of its best moves: (move, mean value, rollouts) each."""
+    stats = steps.scratch
+    for i in steps.SEARCH_STATS:
+        stats = stats[i]
+    return stats[2].copy()
+
+
+def _played_out(steps, bots, decision: int, seat: int) -> list[int]:
+    """The final scores of the game played on from ``steps`` (a copy) by ``bots``."""
+    while decision != steps.OVER:
+        n = len(steps.legal(decision, seat))
+        steps.apply(steps.decide(bots, seat, decision, seat) if n else -1)
+        decision, seat = steps.advance()
+    return steps.result(["-"] * steps.players, 0, 0, False)[1]
+
+
+@pytest.mark.parametrize("game, part", PARTS, ids=[f"{g}-{p}" for g, p in PARTS])
+def test_a_search_to_the_end_values_every_move_alike_whatever_a_hidden_order(game, part):
+    """Each hidden order alone redrawn, at decisions of two games: a search whose rollouts
+    play to the end (so they reach every refill from that pile) finds the same values for
+    its best moves, to the bit, and plays the same move. The control that the comparison
+    can fail: the game played on from there by the rollout bot at every seat, reading the
+    real order, ends differently at some of those positions with the order redrawn; a
+    search whose rollouts read it would have valued some move differently."""
+    module = game_module(game)
+    shuffle_part = _hidden_parts(game)[part]
+    shuffle = np.random.default_rng(3)
+    compared = reached = 0
+    deep = {**DEEP, "rollout": ROLLOUT[game]}
+    added = {"deep": ("the test", deep)} | (
+        {"hirer": ("the test", HIRER)} if game == "dice_theme_park" else {})
+    with PR.added_bots(game, added):
+        prepared, _ = module.prepare(3, ["deep"] * 3)
+        builder, _ = module.prepare(3, [ROLLOUT[game]] * 3)
+        for g_index in range(3):
+            g = Game(game, prepared, 3, 21, g_index)
+            decisions = 0
+            while not g.is_over() and compared < 12 * (g_index + 1):
+                s, seat, decision = g._s, g._seat, g._decision
+                decisions += 1
+                hidden = shuffle_part(s.st, shuffle)
+                if len(g._moves) > 1 and decisions % 5 == 0 and \
+                        not np.array_equal(hidden, s.st):
+                    a, b = s.copy(), s.copy()
+                    b.st[:] = hidden
+                    move = a.decide(prepared, 0, decision, seat)
+                    assert b.decide(prepared, 0, decision, seat) == move
+                    assert np.array_equal(_weighed(a), _weighed(b)), (g_index, g.decision)
+                    compared += 1
+                    c, d = s.copy(), s.copy()
+                    d.st[:] = hidden
+                    reached += _played_out(c, builder, decision, seat) != \
+                        _played_out(d, builder, decision, seat)
+                g._play(g._s.decide(builder, g._seat, g._decision, g._seat))
+    assert compared >= 12 and reached > 0, (compared, reached)
+
+
 def _score_field(game: str, seat: int) -> int:
     S = importlib.import_module(f"sim.{game}.state")
     if game == "festival":

@@ -1,6 +1,7 @@
 """The step interface: a game driven one decision at a time (sim.core.game) follows the rules
 the batch kernel runs, decision for decision."""
 
+import copy
 import importlib
 
 import numpy as np
@@ -167,6 +168,31 @@ def test_a_wrong_move_or_call_is_one_clear_error():
 
     with pytest.raises(PlaytestError, match="the Python bot off_board played -1, which is not"):
         play("festival", [off_board, "greedy"], games=1)
+
+
+@pytest.mark.parametrize("copier", [copy.copy, copy.deepcopy])
+def test_a_copy_of_a_game_is_a_clone_not_a_second_view_of_it(copier):
+    """copy.copy shared the engine's buffers: the original then played on the copy's
+    position. Each now plays on alone and ends as a clone would."""
+    g = new_game("festival", seed=3, players=3)
+    c = copier(g)
+    twin = g.clone()
+    while not c.is_over():
+        c.apply(int(c.legal_moves()[-1]))
+    assert (g.decision, g.seat) == (twin.decision, twin.seat)
+    assert np.array_equal(g.legal_moves(), twin.legal_moves())
+    while not g.is_over():
+        move = int(g.legal_moves()[0])
+        g.apply(move)
+        twin.apply(move)
+    assert g.scores() == twin.scores() and g.log() == twin.log()
+
+
+@pytest.mark.parametrize("bot", [lambda g: 1, 3, None])
+def test_bot_move_names_what_it_takes(bot):
+    g = new_game("festival", seed=1, players=2)
+    with pytest.raises(PlaytestError, match="bot names a built-in bot of festival, got"):
+        g.bot_move(bot)
 
 
 def test_the_contract_is_the_engines_own_steps(toy_registered):

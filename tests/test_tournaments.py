@@ -11,6 +11,7 @@ import pytest
 from analysis import tournament
 from analysis.tournaments import entrants, line_ups, rate
 from reports.cli import main
+from sim.core.errors import PlaytestError
 
 
 @pytest.mark.parametrize("n,players", [(5, 4), (4, 2), (6, 3), (3, 3)])
@@ -194,3 +195,16 @@ def test_the_tournament_page_says_what_was_run_and_formats_every_number(tmp_path
     bad = [b for table in page_reader.read(page).tables
            for b in page_reader.unformatted(table, decimals=3)]
     assert not bad, bad[:10]
+
+
+def test_python_takes_the_name_bot_form_beside_a_python_bot():
+    """As the README shows: a Python bot against one built-in bot entered three times; too
+    few entrants are refused with the form named."""
+
+    def first(game):
+        return int(game.legal_moves()[0])
+
+    t = tournament("festival", 4, [first, "greedy", "g2=greedy", "g3=greedy"], games=8)
+    assert set(t.ratings["bot"]) == {"first", "greedy", "g2", "g3"}
+    with pytest.raises(PlaytestError, match='as NAME=BOT \\("g2=greedy"'):
+        tournament("festival", 4, [first, "greedy"], games=8)

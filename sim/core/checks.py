@@ -88,7 +88,9 @@ def chunk_fits(chunk_size: int, bytes_per_game: int, parallel: int = 1) -> None:
 
 
 def writable_folder(out: Path, name: str = "out") -> None:
-    """``out`` can be a folder we write into: not a file, its parent not a file, writable."""
+    """``out`` can be a folder we write into: its name within the system's limits, not a
+    file, its parent not a file, writable."""
+    _within_name_limits(out, name)
     if out.exists() and not out.is_dir():
         raise ParameterError(name, f"{out} is a file, not a folder")
     parent = out
@@ -98,6 +100,29 @@ def writable_folder(out: Path, name: str = "out") -> None:
         raise ParameterError(name, f"{out} cannot be made: {parent} is a file")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise PlaytestError(f"cannot write to {parent}: permission denied")
+
+
+# the longest name a run folder's own files take inside it (a report's plots, a chunk)
+LONGEST_INSIDE = 64
+
+
+def _within_name_limits(out: Path, name: str) -> None:
+    """Refuse a path the system cannot make (a component past NAME_MAX, the whole past
+    PATH_MAX with room for the files written inside): os calls on it raise 'File name too
+    long' mid-run otherwise."""
+    try:  # the system's limits (a filesystem mounted below with others is not looked for)
+        name_max = os.pathconf("/", "PC_NAME_MAX")
+        path_max = os.pathconf("/", "PC_PATH_MAX")
+    except (OSError, ValueError):
+        name_max, path_max = 255, 4096
+    long = next((part for part in out.parts if len(os.fsencode(part)) > name_max), None)
+    if long is not None:
+        raise ParameterError(name, f"'{long[:40]}...' is {len(os.fsencode(long))} bytes long; "
+                                   f"a folder name may have at most {name_max}")
+    size = len(os.fsencode(str(out.absolute())))
+    if size + LONGEST_INSIDE > path_max:
+        raise ParameterError(name, f"the path is {size} bytes long; with the files written "
+                                   f"inside it, at most {path_max - LONGEST_INSIDE} fit")
 
 
 def lineup(title: str, params: dict, n_players: int, bot_names: list[str]) -> None:

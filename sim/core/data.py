@@ -22,9 +22,16 @@ SOURCES = ("seed", "public", "reconstructed")
 # engines' int64 arithmetic or the results' columns hold (sim.core.results.fit checks the
 # columns as they are written).
 MAX_VALUE = 100_000
+# a whole number as a table may write it: ASCII digits with an optional sign
+_WHOLE = re.compile(r"[+-]?[0-9]+")
 # The module whose load(folder) reads and validates each game's data folder.
 LOADERS = {"festival": "sim.festival.data", "dice_theme_park": "sim.dice_theme_park.data",
            "magnificent": "sim.magnificent.data"}
+
+
+def _short(text: str) -> str:
+    """A value for an error line: a long one cut in the middle."""
+    return text if len(text) <= 24 else f"{text[:10]}...{text[-10:]} ({len(text)} characters)"
 
 
 def seeds_dir(game: str) -> Path:
@@ -58,18 +65,34 @@ class Row(dict):
         return PlaytestError(f"{self.where}, field '{name}': {why}")
 
     def integer(self, name: str, low: int | None = None, high: int | None = None) -> int:
-        text = self.field(name)
-        try:
-            value = int(text)
-        except ValueError:
-            raise self.fail(name, f"'{text}' is not a whole number") from None
+        return self.whole(name, self.field(name), low, high)
+
+    def whole(self, name: str, text: str, low: int | None = None,
+              high: int | None = None) -> int:
+        """``text`` (the field ``name`` or a part of it) as a whole number in [low, high]
+        (default: +-MAX_VALUE). The one parser of every table's numbers, whole cells and
+        the parts of list-valued ones alike: ASCII digits with an optional sign only, so
+        that superscripts, other scripts' digits, '1_000' and '1e5' are refused, and bounded
+        so that no value can wrap round the engines' int64 arithmetic."""
+        text = text.strip()
+        if not _WHOLE.fullmatch(text):
+            raise self.fail(name, f"'{_short(text)}' is not a whole number")
         low = -MAX_VALUE if low is None else low
         high = MAX_VALUE if high is None else high
+        # past 30 digits the value is out of any range: int() is not handed thousands
+        value = int(text) if len(text) <= 30 else (-1 if text[0] == "-" else 1) * 10 ** 30
         if value < low:
-            raise self.fail(name, f"{value} is below {low}")
+            raise self.fail(name, f"{_short(text)} is below {low}")
         if value > high:
-            raise self.fail(name, f"{value} is above {high}, the most it may be")
+            raise self.fail(name, f"{_short(text)} is above {high}, the most it may be")
         return value
+
+    def wholes(self, name: str, low: int | None = None, high: int | None = None,
+               sep: str = ";") -> list[int]:
+        """The field's ``sep``-separated whole numbers (empty parts skipped), each as
+        ``whole`` reads it."""
+        return [self.whole(name, part, low, high)
+                for part in self.field(name).split(sep) if part.strip()]
 
     def choice(self, name: str, allowed: list[str] | tuple[str, ...]) -> str:
         text = self.field(name)
@@ -249,9 +272,14 @@ def parse_sets(items: list[str] | dict | None) -> dict:
         if not eq or not key.strip():
             raise PlaytestError(f"--set takes KEY=VALUE, got '{item}'")
         try:
-            sets[key.strip()] = tomllib.loads(f"v = {text.strip()}")["v"]
+            value = tomllib.loads(f"v = {text.strip()}")["v"]
         except tomllib.TOMLDecodeError:
-            sets[key.strip()] = text.strip()
+            value = text.strip()
+        key = key.strip()
+        if key in sets and sets[key] != value:
+            raise PlaytestError(f"--set {key} is given twice, as {sets[key]!r} and {value!r}: "
+                                "give it once")
+        sets[key] = value
     return sets
 
 

@@ -185,6 +185,9 @@ class Game:
         game's own stream, as in a simulated game."""
         if self.is_over():
             raise PlaytestError("the game is over: no bot has a move")
+        if not isinstance(bot, str):
+            raise ParameterError("bot", f"names a built-in bot of {self.game}, got {bot!r} (a "
+                                 "Python bot is a function: call it on the game, bot(game))")
         if bot not in self._bots:
             data, sets = self._request or (None, None)
             self._bots[bot] = game_module(self.game).prepare(
@@ -199,6 +202,14 @@ class Game:
         other._moves = self._moves.copy()
         other._bots = dict(self._bots)
         return other
+
+    # copy.copy and copy.deepcopy of a Game are clones: a shallow copy would share the
+    # engine's buffers with the original, and each would then play on the other's position
+    def __copy__(self) -> Game:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self.clone()
 
     def scores(self) -> list[int]:
         """Each seat's final score, once the game is over."""

@@ -12,11 +12,13 @@ repairs exactly what ``report`` names.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
@@ -27,6 +29,31 @@ from sim.core.errors import PlaytestError
 
 RECORD = b"playtest"  # the key of a chunk's record in its parquet metadata
 MAX_INFO_BYTES = 2**24  # a run.json is a few kB: larger, it is something else
+
+
+LOCK = ".lock"  # a folder's lock file: every command that writes a folder holds it
+
+
+@contextmanager
+def folder_lock(out: Path, command: str) -> Iterator[None]:
+    """One writer per output folder (``out``, made if needed): a second is refused in one
+    line naming ``command``. The system releases the lock when its process ends, even by
+    SIGKILL, so a killed run never leaves its folder locked."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd = os.open(out / LOCK, os.O_CREAT | os.O_RDWR, 0o644)
+    except OSError as e:
+        raise PlaytestError(f"cannot lock {out / LOCK}: {e.strerror or e}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise PlaytestError(f"{out} is being written by another {command}; wait for it or "
+                            "choose another --out") from None
+    try:
+        yield
+    finally:
+        os.close(fd)
 
 
 def _rerun(info: dict) -> str:

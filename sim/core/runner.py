@@ -13,13 +13,13 @@ thread count or the backend.
 
 from __future__ import annotations
 
-import fcntl
 import importlib
 import itertools
 import os
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,8 +44,10 @@ from sim.core.kernel_cache import compiled, engine_hash
 from sim.core.registry import game_module
 from sim.core.run_folder import (
     ATTRS,
+    LOCK,
     Chunks,
     damaged,
+    folder_lock,
     part,
     read_info,
     remove,
@@ -285,9 +287,15 @@ def _pieces(module_name, prepared, seed, todo, backend, threads, workers, client
         jobs = Parallel(n_jobs=workers or os.cpu_count(), return_as="generator")(
             delayed(_play_in_worker)(module_name, prepared, seed, start, n)
             for _, start, n in todo)
-        for (i, start, n), (table, seconds) in zip(numbers, jobs):
-            cut.measured(n, seconds)
-            yield i, start, n, table
+        try:
+            for (i, start, n), (table, seconds) in zip(numbers, jobs):
+                cut.measured(n, seconds)
+                yield i, start, n, table
+        finally:  # stopped early (an interrupt): the pieces in flight are dropped, as meant
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being",
+                                        UserWarning)
+                jobs.close()
     else:
         from dask.distributed import as_completed
 
@@ -315,25 +323,6 @@ def _pieces(module_name, prepared, seed, todo, backend, threads, workers, client
                 f = submit(*piece[1:])
                 futures[f] = piece
                 pending.add(f)
-
-
-@contextmanager
-def _lock(out: Path):
-    """One writer per run folder: a second is refused in one line."""
-    try:
-        fd = os.open(out / ".lock", os.O_CREAT | os.O_RDWR, 0o644)
-    except OSError as e:
-        raise PlaytestError(f"cannot lock {out / '.lock'}: {e.strerror or e}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        raise PlaytestError(f"{out} is being written by another simulate; wait for it or "
-                            "choose another --out") from None
-    try:
-        yield
-    finally:
-        os.close(fd)
 
 
 def _backend_options(backend: str, threads, workers, address) -> None:
@@ -397,13 +386,13 @@ def run(game: str, games: int, players: int, bots: list[str] | None, seed: int,
             raise PlaytestError(f"{out} was played by another version of the engines "
                                 f"({old['engine']} there, {engine_hash()} now): its games "
                                 "would not be this version's; choose another --out")
-    elif out.exists() and any(p.name != ".lock" for p in out.iterdir()):
+    elif out.exists() and any(p.name != LOCK for p in out.iterdir()):
         raise PlaytestError(f"{out} exists and is not a run folder; choose another --out")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise PlaytestError(f"cannot write to {out}: {e.strerror}") from None
-    with _lock(out):
+    with folder_lock(out, command):
         return _run_locked(module, prepared, meta, request, chunks, out, old, backend,
                            threads, workers, address, progress, upto, command)
 
@@ -535,9 +524,10 @@ def with_mode(game: str, sets: dict | None, mode: str | None, flag: str = "mode"
     if mode is not None:
         module = game_module(game)
         if not hasattr(module, "MODES"):
-            raise ParameterError(flag, f"{game} has no modes")
-        if not isinstance(mode, str):
-            raise ParameterError(flag, f"must be one of {', '.join(module.MODES)}, got {mode!r}")
+            raise ParameterError(flag, f"is for a game with modes; {game} has none")
+        if not isinstance(mode, str) or mode not in module.MODES:
+            raise ParameterError(flag, f"{mode!r} is not a mode of {game} (its modes: "
+                                 f"{', '.join(module.MODES)})")
         if "mode" in sets and sets["mode"] != mode:
             raise ParameterError(flag, f"{mode!r} contradicts sets['mode'] = {sets['mode']!r}")
         sets["mode"] = mode

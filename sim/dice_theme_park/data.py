@@ -349,14 +349,12 @@ def _attractions(folder: Path, params: dict, colours: list[str]) -> tuple[np.nda
         # The seed: only grey attractions and some of stack B have income (and the entrance).
         if t["income"] > 0 and stack not in ("entrance", "B") and tile_colours[t["colour"]] != GREY:
             raise row.fail("income", "only grey attractions, B tiles and the entrance have income")
-        costs = [c.strip() for c in row.field("upgrade_costs").split(";") if c.strip()]
+        costs = row.wholes("upgrade_costs", low=0)
         if len(costs) > MAX_UPGRADE_SPACES:
             raise row.fail("upgrade_costs", f"at most {MAX_UPGRADE_SPACES} upgrade spaces")
         t["upgrade_1"], t["upgrade_2"] = ANY, ANY
-        for k, text in enumerate(costs):
-            if not text.isdigit():
-                raise row.fail("upgrade_costs", f"'{text}' is not a cost (a whole number >= 0)")
-            t[f"upgrade_{k + 1}"] = int(text)
+        for k, cost in enumerate(costs):
+            t[f"upgrade_{k + 1}"] = cost
     counts = {"entrance": 1, "basic": params["components"]["basic_attractions"],
               "A": params["components"]["attractions_a"],
               "B": params["components"]["attractions_b"]}
@@ -430,14 +428,13 @@ def _administrators(folder: Path, params: dict, colours: list[str]) -> tuple[np.
         t["colour"] = _power_colour(row, colours, power, coloured)
         t["amount"] = row.integer("amount", low=1 if amount else 0, high=10 if amount else 0)
         for field in ("thresholds", "stars"):
-            parts = [p.strip() for p in row.field(field).split(";") if p.strip()]
+            values = row.wholes(field, low=0)
             if not steps:
-                if parts:
+                if values:
                     raise row.fail(field, f"'{power}' has no {field}")
                 continue
-            if len(parts) != 3 or not all(p.isdigit() for p in parts):
+            if len(values) != 3:
                 raise row.fail(field, "three whole numbers, as '3;4;5'")
-            values = [int(p) for p in parts]
             if values != sorted(set(values)):
                 raise row.fail(field, "must rise")
             t[field] = values

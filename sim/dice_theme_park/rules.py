@@ -805,10 +805,14 @@ def operate(st, tab, p, hex_, party, movable, keep=-1) -> int:
     """Seat p operates its attraction on ``hex_`` with the dice of ``party`` (slots, -1
     padded): a cube on it, every party die lowered by 1 (a die at 1 goes to the bag
     instead) but party[keep] (the administrator's die not lowered, rules.md 28), the
-    attraction's colour adjustments spent. The party's dice still in the park, the kept one
-    included, go into ``movable``; their number (one of them must then move, ``move_die``;
-    none only when every party die was discarded at 1)."""
+    attraction's colour adjustments spent. The lowered dice still in the park go into
+    ``movable`` (the kept die only when it is the party's one die); their number (one of
+    them must then move, ``move_die``; none when every lowered die was discarded at 1)."""
     b = S.seat(p)
+    size = 0
+    for k in range(MAX_PARTY):
+        if party[k] >= 0:
+            size += 1
     st[b + S.CUBES] += 1
     st[b + S.CUBES_ON + hex_] += 1
     st[b + S.OPS_ROUND] += 1
@@ -818,10 +822,13 @@ def operate(st, tab, p, hex_, party, movable, keep=-1) -> int:
         i = party[k]
         if i < 0:
             continue
-        if k != keep:
-            if st[S.DIE_PIPS + i] == 1:
-                discard_die(st, i)
+        if k == keep:
+            if size > 1:  # the seed moves one of the dice *lowered* (rules.md 28)
                 continue
+        elif st[S.DIE_PIPS + i] == 1:
+            discard_die(st, i)
+            continue
+        else:
             st[S.DIE_PIPS + i] -= 1
         movable[n] = i
         n += 1

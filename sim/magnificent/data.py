@@ -222,10 +222,10 @@ def _check_trainer_supply(path: str, rules: dict, n: int, rows: int) -> None:
 def _cells(row, field: str) -> list[tuple[int, int]]:
     cells = []
     for part in row.field(field).split(";"):
-        bits = [b.strip() for b in part.split(",")]
-        if len(bits) != 2 or not all(b.lstrip("-").isdigit() for b in bits):
+        bits = part.split(",")
+        if len(bits) != 2:
             raise row.fail(field, f"'{part}' is not 'row,col'")
-        cells.append((int(bits[0]), int(bits[1])))
+        cells.append((row.whole(field, bits[0]), row.whole(field, bits[1])))
     if len(set(cells)) != len(cells):
         raise row.fail(field, "a square appears twice")
     return cells
@@ -394,9 +394,9 @@ def _gems(row, field: str, gems: list[str]) -> tuple[int, int]:
     if not text:
         return -1, 0
     colour, _, count = text.partition(":")
-    if colour not in gems or not count.isdigit() or not 1 <= int(count) <= 5:
+    if colour not in gems:
         raise row.fail(field, f"'{text}' is not 'colour:count' ({', '.join(gems)}; 1..5)")
-    return gems.index(colour), int(count)
+    return gems.index(colour), row.whole(field, count, 1, 5)
 
 
 def _master_cards(folder: Path, params: dict, colours: list[str]) -> tuple[np.ndarray, list]:
