@@ -134,7 +134,8 @@ def tournament(game: str = "festival", players: int = 4, bots: list | str | None
             raise ParameterError("out", "is for tournaments of built-in bots: one with a Python "
                                  "bot is played in memory, table by table")
         return _in_python(game, players, field, tables, per_table, seed, sets, data)
-    module.prepare(players, [engine_bots[i] for i in tables[0]], data, True, sets=sets or None)
+    for bot in dict.fromkeys(engine_bots):  # every entrant, not only the first table's
+        module.prepare(players, [bot] * players, data, True, sets=sets or None)
     request = {"game": game, "players": players, "bots": [f"{n}={b}" for n, b in field],
                "games": games, "games_per_table": per_table, "tables": len(tables),
                "seed": seed, "sets": sets or {}, "data": data} | bot_record(game, engine_bots)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sqlite3
 import time
 import warnings
 from collections.abc import Callable
@@ -212,8 +213,18 @@ def tune_rules(game: str, vary: list[str], targets: list[str], players: int = 4,
                 "seconds": round(time.perf_counter() - start, 2)}
 
     with claimed(out, "tune", request) as folder:
-        table = search(space, lambda values: measured(values, seed, games), trials, seed,
-                       folder / "study.db", progress, f"tune {game}")
+        study = folder / "study.db"
+        fresh = not study.exists()
+        try:
+            table = search(space, lambda values: measured(values, seed, games), trials, seed,
+                           study, progress, f"tune {game}")
+        except PlaytestError:
+            # refused by the first trial (a target level the games never deal): nothing was
+            # measured, so the folder is left as the corrected command can use it
+            if fresh and not _any_trial(study):
+                study.unlink(missing_ok=True)
+                (folder / "tune.json").unlink(missing_ok=True)
+            raise
         write_csv(folder / "trials.csv", table)
         row = best_row(table)
         best = {v.key: int(row[v.key]) if v.integer else float(row[v.key]) for v in space}
@@ -229,6 +240,18 @@ def tune_rules(game: str, vary: list[str], targets: list[str], players: int = 4,
                   "verdict": verdict}
         write_json(folder / "tune.json", result)
         return result
+
+
+def _any_trial(study: Path) -> bool:
+    """Whether the optuna study in ``study`` holds a finished trial."""
+    if not study.exists():
+        return False
+    try:
+        with sqlite3.connect(study) as db:
+            return db.execute("SELECT COUNT(*) FROM trials WHERE state = 'COMPLETE'"
+                              ).fetchone()[0] > 0
+    except sqlite3.Error:
+        return True  # unreadable: kept, for the user to look at
 
 
 def _confirmation(folder: Path, seed: int, games: int, best: dict, measured, progress: bool

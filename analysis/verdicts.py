@@ -23,11 +23,14 @@ those that resolved nothing:
 - **grows with skill**: beyond the band at the strongest tier and ``0`` at a lower one, every
   ``0`` weaker than every lower tier beyond it; or beyond with one sign at every resolving
   tier, the strongest's magnitude larger than the weakest's by at least the band (the
-  difference's 95% interval above zero) and no tier between outside the two;
-- **shrinks with skill**: as grows (the magnitude's way), smaller;
+  difference's 95% interval above zero); either way no lower tier's magnitude clearly
+  (its difference's 95% interval) above the strongest's;
+- **shrinks with skill**: beyond with one sign at every resolving tier, the strongest's
+  magnitude smaller than the weakest's by at least the band (clearly), and no tier between
+  clearly below the strongest's;
 - **varies across tiers**: the tiers' states or magnitudes change, but not in the tiers'
-  order (``0`` between two tiers beyond the band, or a middle tier's magnitude past the
-  strongest's or the weakest's where the two ends differ clearly);
+  order (``0`` between two tiers beyond the band, or a lower tier's magnitude clearly past
+  the strongest's where it would otherwise grow or shrink);
 - **holds at every resolving tier**: beyond the band with the same sign at every resolving
   tier (two at least, the strongest among them), its magnitude not clearly changed between
   the weakest and the strongest.
@@ -102,28 +105,37 @@ def verdict(estimate, low, high, band: float, names: list[str] | None = None
     if any(states[k] == other for k in lower):
         return REVERSES, (f"beyond the band the other way at "
                           f"{at([k for k in lower if states[k] == other])}{aside}")
+    sign = 1.0 if top == "+" else -1.0
+
+    def clearly(j: int, k: int) -> float:
+        """Tier j's magnitude minus tier k's when its 95% interval excludes zero, else 0."""
+        d = sign * (estimate[j] - estimate[k])
+        se = math.hypot(high[j] - low[j], high[k] - low[k]) / (2 * Z95)
+        return d if abs(d) - Z95 * se > 0 else 0.0
+
+    # a lower tier beyond the band whose magnitude is clearly past the strongest's: the
+    # finding rose and fell, so it does not grow with skill
+    past = [j for j in beyond if clearly(j, known[-1]) > 0]
     if within:
         why = f"within the band at {at(within)}, beyond it at {at(beyond + [known[-1]])}"
         if beyond and max(within) > min(beyond):
             return VARIES, why + ", not in the tiers' order" + aside
+        if past:
+            return VARIES, why + f", but larger at {at(past)} than at {names[-1]}" + aside
         return GROWS, why + aside
     k = known[0]  # the weakest resolving tier: beyond the band with the same sign
-    sign = 1.0 if top == "+" else -1.0
-    size = [sign * estimate[j] for j in known]  # the magnitude at each resolving tier
-    change = size[-1] - size[0]
-    se = math.hypot((high[-1] - low[-1]), (high[k] - low[k])) / (2 * Z95)
-    clear = abs(change) >= band and abs(change) - Z95 * se > 0
-    if clear:
-        lo_end, hi_end = min(size[0], size[-1]), max(size[0], size[-1])
-        out = [known[j] for j in range(1, len(known) - 1)
-               if not lo_end <= size[j] <= hi_end]
-        if out:
-            return VARIES, (f"{'larger' if change > 0 else 'smaller'} by {abs(change):.1f} pp "
-                            f"at {names[-1]} than at {names[k]}, but {at(out)} lies outside "
-                            f"the two{aside}")
-        if change > 0:
-            return GROWS, f"larger by {change:.1f} pp at {names[-1]} than at {names[k]}{aside}"
-        return SHRINKS, f"smaller by {-change:.1f} pp at {names[-1]} than at {names[k]}{aside}"
+    change = sign * (estimate[-1] - estimate[k])  # the magnitude's change
+    if abs(change) >= band and clearly(len(states) - 1, k) != 0:
+        # a tier between the two clearly past the strongest's magnitude (growth), or below
+        # it (shrinking), breaks the trend the two ends show
+        middle = [j for j in lower[1:]
+                  if (clearly(j, known[-1]) > 0 if change > 0 else clearly(j, known[-1]) < 0)]
+        word = "larger" if change > 0 else "smaller"
+        if middle:
+            return VARIES, (f"{word} by {abs(change):.1f} pp at {names[-1]} than at "
+                            f"{names[k]}, but {at(middle)} is {word} still{aside}")
+        return (GROWS if change > 0 else SHRINKS), (
+            f"{word} by {abs(change):.1f} pp at {names[-1]} than at {names[k]}{aside}")
     return HOLDS, f"beyond the band with one sign at {at(known)}{aside}"
 
 

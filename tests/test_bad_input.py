@@ -712,3 +712,33 @@ def test_an_out_the_system_cannot_make_is_one_line(run_copy, tmp_path, capsys, a
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert "bytes long" in err or "too long" in err.lower(), err
+
+
+@pytest.mark.parametrize("argv, command", [
+    (["compare", "festival", "--players", "2", "--bots", "greedy", "--b-bots", "random,greedy",
+      "--games", "10", "--out", "OUT", "--quiet"], "compare"),
+    (["tournament", "festival", "--players", "2", "--bots", "greedy,random", "--games", "10",
+      "--out", "OUT", "--quiet"], "tournament"),
+    (["balance", "festival", "--players", "2", "--tiers", "random,greedy", "--games", "10",
+      "--out", "OUT", "--quiet"], "balance"),
+    (["tune", "rules", "festival", "--vary", "max_uncompleted=2..4", "--target", "seat-spread",
+      "--trials", "1", "--games", "10", "--out", "OUT", "--quiet"], "tune"),
+    (["tune", "bot", "festival", "--from", "greedy", "--games", "10", "--generations", "1",
+      "--out", "BOTS", "--work", "OUT", "--quiet"], "tune"),
+    (["report", "RUN", "--out", "OUT", "--quiet"], "report"),
+    (["diff", "RUN", "RUN2", "--out", "OUT"], "diff"),
+    (["simulate", "festival", "--games", "10", "--out", "OUT", "--quiet"], "simulate"),
+], ids=lambda x: x if isinstance(x, str) else None)
+def test_a_folder_being_written_refuses_a_second_writer(run_copy, small_run, tmp_path, capsys,
+                                                        argv, command):
+    """Every command that writes a folder holds its lock: a second one into the same folder
+    (here, the lock held by the test) is refused in one line, and writes nothing there."""
+    from sim.core.run_folder import folder_lock
+
+    out = tmp_path / "out"
+    named = {"RUN": run_copy, "RUN2": small_run, "OUT": out, "BOTS": tmp_path / "mine.toml"}
+    argv = [str(named.get(a, a)) for a in argv]
+    with folder_lock(out, "test"):
+        assert main(argv) == 2
+    one_line(capsys, f"{out} is being written by another {command}")
+    assert [p.name for p in out.iterdir()] == [".lock"]

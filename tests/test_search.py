@@ -119,6 +119,51 @@ def test_the_schedule_halves_the_moves_round_by_round_until_the_budget_is_spent(
     assert SR.best(stats, 3) == 11 and stats[3][1] == 7
 
 
+def test_a_budget_of_n_spends_at_most_n_rollouts_weighing_as_many_moves_as_fit():
+    """Every surviving move has a rollout a round, so 8 candidates cost 14 rollouts at any
+    budget below that: the candidates are cut until the schedule fits (the most that fit),
+    and a decision's rollouts, counted by playing the schedule out, never pass N."""
+    for budget in range(1, 70):
+        for limit in range(0, 13):
+            for n in range(2, 30):
+                params = _bots(budget, limit)[1]
+                k = SR.weighed(params, 0, n)
+                assert 1 <= k <= (n if limit == 0 else min(limit, n))
+                assert k == 1 or SR.spent(budget, k) <= budget
+                cap = n if limit == 0 else min(limit, n)
+                assert all(SR.spent(budget, j) > budget for j in range(k + 1, cap + 1))
+    assert SR.weighed(_bots(4, 8)[1], 0, 20) == 2 and SR.spent(4, 2) == 4
+    assert SR.spent(4, 8) == 14  # what search:4 cost before the cut
+    stats = SR.new_stats(20)
+    moves = np.arange(20)
+    feats, scores = np.zeros((20, 2)), np.zeros(20)
+    for budget in (1, 3, 4, 7, 8, 13):
+        k = SR.start(stats, moves, 20, _bots(budget, 8), 0, 0, feats, scores, 0.3, 0.6)
+        before = stats[3][1]
+        while (i := SR.next_candidate(stats)) >= 0:
+            SR.backup(stats, i, 0.5)
+        assert 1 <= k and stats[3][1] - before <= budget
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_search_4_spends_at_most_4_rollouts_a_decision_in_every_engine(game):
+    module = game_module(game)
+    prepared, _ = module.prepare(2, ["search:4", "greedy"])
+    g = Game(game, prepared, 2, 3, 0)
+    decided = 0
+    while not g.is_over() and decided < 25:
+        slot = 1
+        if len(g._moves) > 1:
+            before = g._s.rollouts()
+            move = g._s.decide(prepared, 0, g._decision, g._seat)
+            assert 0 < g._s.rollouts() - before <= 4
+            decided += 1
+        else:
+            move = g._s.decide(prepared, slot, g._decision, g._seat)
+        g._play(move)
+    assert decided == 25
+
+
 def test_each_rollout_world_has_its_own_stream_the_same_for_every_move():
     stats = SR.new_stats(4)
     SR.start(stats, np.array([1, 2]), 2, _bots(4), 0, 0, np.zeros((2, 2)), np.zeros(2), 0.25,

@@ -139,6 +139,8 @@ def test_an_interrupted_tournament_resumes_to_the_same_ratings(tmp_path):
     ("greedy", "2", "at least two bots"),
     ("greedy,hunter", "3", "cannot fill 3-player tables"),
     ("greedy,nobody", "2", "unknown bot 'nobody'"),
+    # an entrant of a later table only: refused before the first table is played
+    ("greedy,hunter,random,nobody", "2", "unknown bot 'nobody'"),
     ("greedy,x=", "2", "is not BOT or NAME=BOT"),
 ])
 def test_bad_tournament_input_is_one_line(tmp_path, capsys, bots, players, expect):

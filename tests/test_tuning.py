@@ -365,6 +365,20 @@ def test_tune_rules_refuses_inone_line(tmp_path, capsys, args, expect):
     one_line(capsys, expect)
 
 
+def test_a_tune_refused_by_its_first_trial_leaves_the_folder_reusable(tmp_path, capsys):
+    """A target level the games never deal is refused by the first trial: nothing was
+    measured, so no record is left that would refuse the corrected command as another
+    tune."""
+    out = tmp_path / "t"
+    base = ["tune", "rules", "dice_theme_park", "--vary", "mascot_price=3..5", "--trials",
+            "1", "--games", "10", "--confirm-games", "10", "--players", "2", "--out",
+            str(out), "--quiet"]
+    assert main([*base, "--target", "effect:admin_pair=nobody"]) == 2
+    one_line(capsys, "'nobody' was not dealt")
+    assert not [p for p in out.iterdir() if not p.name.startswith(".")]
+    assert main([*base, "--target", "effect:admin_pair=recruiter,band=100"]) == 0
+
+
 # ------------------------------------------------------------------------- bot tuning
 
 BAD = """
