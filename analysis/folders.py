@@ -32,7 +32,7 @@ def claimed(out: str | Path | None, name: str, request: dict) -> Iterator[Path]:
             yield Path(tmp)
         return
     folder = Path(out)
-    writable_folder(folder)
+    claimable(folder, name, request)  # before the lock: a refused folder gets no lock file
     with folder_lock(folder, name):
         claim(folder, name, request)
         yield folder
@@ -41,6 +41,17 @@ def claimed(out: str | Path | None, name: str, request: dict) -> Iterator[Path]:
 def claim(folder: Path, name: str, request: dict) -> None:
     """Make ``folder`` the home of ``request`` (FOLDER/NAME.json): refused when it holds a
     different request or anything else; a folder holding the same request is resumed."""
+    claimable(folder, name, request)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise PlaytestError(f"cannot write to {folder}: {e.strerror}") from None
+    write_json(folder / f"{name}.json", {"request": request, "status": "running"})
+
+
+def claimable(folder: Path, name: str, request: dict) -> None:
+    """``claim``'s checks, nothing written: refused in one line when ``folder`` holds a
+    different request or anything else."""
     writable_folder(folder)
     path = folder / f"{name}.json"
     if path.exists() or path.is_symlink():
@@ -59,11 +70,6 @@ def claim(folder: Path, name: str, request: dict) -> None:
                                 "another --out")
     elif folder.exists() and any(p.name != LOCK for p in folder.iterdir()):
         raise PlaytestError(f"{folder} exists and is not a {name} folder; choose another --out")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise PlaytestError(f"cannot write to {folder}: {e.strerror}") from None
-    write_json(path, {"request": request, "status": "running"})
 
 
 @contextmanager

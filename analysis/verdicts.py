@@ -60,7 +60,6 @@ REVERSES = "reverses with skill"
 VARIES = "varies across tiers"
 NEGLIGIBLE = "within the band at every resolving tier"
 UNRESOLVED = "not resolved"
-AT_TOP = (HOLDS, GROWS, SHRINKS, REVERSES, VARIES)  # beyond the band at the strongest tier
 
 
 def tier_state(low: float, high: float, band: float) -> str:
@@ -194,7 +193,8 @@ def summary(table: pd.DataFrame, per_tier: dict, games: list[int], band: float
     cell = lambda r, t: (f"{signed(r[f'{t}_pp'])} pp [{signed(r[f'{t}_low_pp'])}, "  # noqa: E731
                          f"{signed(r[f'{t}_high_pp'])}]")
     out = []
-    strong = table[table["verdict"].isin(AT_TOP)]
+    # beyond the band at the strongest tier, whatever the lower tiers say
+    strong = table[table[f"{top}_state"].isin(["+", "-"]) & (table["verdict"] != UNRESOLVED)]
     strong = strong.reindex(strong[f"{top}_pp"].abs().sort_values(ascending=False).index)
     if len(strong):
         out.append(f"Beyond the band of {band:g} pp at the strongest tier ({top}, "
@@ -214,6 +214,11 @@ def summary(table: pd.DataFrame, per_tier: dict, games: list[int], band: float
         out.append("Only at lower skill (within the band at the strongest tier): " + "; ".join(
             f"{name(r)} (" + ", ".join(f"{t} {signed(r[f'{t}_pp'])}" for t in tiers) + ")"
             for _, r in low.iterrows()) + ".")
+    varies = table[(table["verdict"] == VARIES) & (table[f"{top}_state"] == "0")]
+    if len(varies):
+        out.append("Varies across tiers, within the band at the strongest tier: " + "; ".join(
+            f"{name(r)} (" + ", ".join(f"{t} {signed(r[f'{t}_pp'])}" for t in tiers) + ")"
+            for _, r in varies.iterrows()) + ".")
     n = table["verdict"].value_counts()
     if n.get(NEGLIGIBLE, 0):
         out.append(f"{n[NEGLIGIBLE]} of {len(table)} findings are within the band at every "

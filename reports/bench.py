@@ -15,9 +15,9 @@ import sys
 import tempfile
 import time
 
+from analysis.ladder import rollouts_played, searching_slots
 from reports import bench_reference
 from sim.core.checks import rule_sets, whole
-from sim.core.errors import PlaytestError
 from sim.core.registry import game_module
 
 REPEATS = 3  # each rate is the best of 3 timed runs (the median is printed beside it)
@@ -34,44 +34,6 @@ def cases(game: str) -> list[tuple[str, int]]:
     return [(bot, n) for bot in module.BENCH_BOTS for n in dict.fromkeys((lo, hi))]
 
 
-def _searching(game: str, lineup: list[str]) -> list[int]:
-    """The slots of ``lineup`` that a search bot plays."""
-    from strategies.presets import PresetError, load_presets, resolve
-    from strategies.selectors import SEARCH
-
-    known = load_presets(game)
-    try:
-        return [i for i, b in enumerate(lineup) if resolve(known, b, game).selector == SEARCH]
-    except PresetError as e:
-        raise PlaytestError(str(e)) from None
-
-
-def _rollouts(game: str, p, games: int) -> dict:
-    """A search bot's rollouts a second: ``games`` games driven decision by decision
-    (sim.core.game's steps), the search seats' decisions timed alone."""
-    from sim.core.game import steps_of
-
-    slots = _searching(game, list(p.bot_names))
-    s = steps_of(game)(p)
-    n, seconds, decisions = p.n_players, 0.0, 0
-    for g in range(games):
-        s.begin(1, g)
-        while True:
-            decision, seat = s.advance()
-            if decision == s.OVER:
-                break
-            slot = (seat + g) % n if p.rotate else seat
-            t0 = time.perf_counter()
-            move = s.decide(p, slot, decision, seat)
-            if slot in slots:
-                seconds += time.perf_counter() - t0
-                decisions += 1
-            s.apply(move)
-    played = s.rollouts()
-    return {"rollouts": played, "rollouts_per_s": played / max(seconds, 1e-9),
-            "search_decisions": decisions}
-
-
 def _measure(game: str, bot: str, players: int, games: int, threads: int | None,
              sets: dict) -> dict:
     """Run in the child: one warm-up chunk, then timed chunks at 1 thread and at all;
@@ -82,7 +44,7 @@ def _measure(game: str, bot: str, players: int, games: int, threads: int | None,
     module = game_module(game)
     play_chunk = module.play_chunk
     lineup = bot.split(",") if "," in bot else [bot] * players
-    search = bool(_searching(game, lineup))
+    search = bool(searching_slots(game, lineup))
     reference = (game, lineup) == REFERENCE_CASE
     repeats = 1 if search else REPEATS
     p, _ = module.prepare(players, lineup, sets=sets or None)
@@ -112,7 +74,7 @@ def _measure(game: str, bot: str, players: int, games: int, threads: int | None,
         out[f"threads_{label}"] = n_threads
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if search:
-        out.update(_rollouts(game, p, min(games, ROLLOUT_GAMES)))
+        out.update(rollouts_played(game, p, min(games, ROLLOUT_GAMES)))
     return out
 
 
@@ -133,7 +95,7 @@ def bench(game: str, games: int | None = None, interpreted_games: int = 20,
     compiles."""
     import numba
 
-    search = bool(lineup and _searching(game, lineup))
+    search = bool(lineup and searching_slots(game, lineup))
     games = games if games is not None else SEARCH_GAMES if search else 40_000
     whole("games", games, 1)
     whole("interpreted_games", interpreted_games, 0)

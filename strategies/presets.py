@@ -265,10 +265,14 @@ def resolve(known: dict[str, Preset], name: str, title: str) -> Preset:
         raise PresetError(f"unknown bot '{name}' ({title} bots: {', '.join(known)})")
     if not colon:
         return preset
-    if preset.search is None or not budget.isdigit() or \
-            not 1 <= int(budget) <= MAX_BUDGET:
+    if preset.search is None:
+        searchers = ", ".join(n for n, p in known.items() if p.search) or "none"
         raise PresetError(f"bot '{name}': only a search bot takes a budget, as NAME:ROLLOUTS "
-                          f"with 1 to {MAX_BUDGET} rollouts (for example search:256)")
+                          f"(the search bots of {title}: {searchers}; for example search:256)")
+    digits = budget.strip()
+    if not (digits.isascii() and digits.isdigit()) or not 1 <= int(digits) <= MAX_BUDGET:
+        raise PresetError(f"bot '{name}': a search bot's budget is a whole number of rollouts "
+                          f"from 1 to {MAX_BUDGET:,}, got '{budget}'")
     return replace(preset, name=name, search=(int(budget), *preset.search[1:]))
 
 

@@ -995,6 +995,12 @@ MUTANTS = [
      "            if False:", [TU]),
     ("sim/dice_theme_park/step.py", "    redraw(rng, st, S.STACK_B, st[S.STACK_B_N])",
      "    pass", [SE]),
+    ("sim/festival/search.py", "return SR.value(wins, scores, p, st[S.N_PLAYERS])",
+     "return SR.value(wins, scores, 0, st[S.N_PLAYERS])", [SE]),
+    ("sim/magnificent/search.py", "return SR.value(wins, scores, p, n)",
+     "return SR.value(wins, scores, 0, n)", [SE]),
+    ("sim/dice_theme_park/search.py", "return SR.value(wins, dice, p, n)",
+     "return SR.value(wins, dice, 0, n)", [SE]),
 ]
 
 

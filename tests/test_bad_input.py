@@ -742,3 +742,13 @@ def test_a_folder_being_written_refuses_a_second_writer(run_copy, small_run, tmp
         assert main(argv) == 2
     one_line(capsys, f"{out} is being written by another {command}")
     assert [p.name for p in out.iterdir()] == [".lock"]
+
+
+def test_a_refused_folder_gets_no_lock_file(tmp_path, capsys):
+    """A folder that is not the command's is refused before it is locked: nothing of
+    playtest's is left in the user's folder."""
+    (tmp_path / "notes.txt").write_text("mine")
+    assert main(["compare", "festival", "--players", "2", "--bots", "greedy", "--b-bots",
+                 "random,greedy", "--games", "10", "--out", str(tmp_path), "--quiet"]) == 2
+    one_line(capsys, "is not a compare folder")
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]

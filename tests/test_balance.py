@@ -100,6 +100,15 @@ def test_the_summary_never_reads_as_fair_when_the_strongest_tier_resolved_nothin
     assert lines[0].startswith("The strongest tier (search, 670 games) resolved none of the "
                                "1 findings")
     assert not any("No finding is beyond the band" in line for line in lines)
+    # seen only at a middle tier: within the band at the strongest, so not listed beyond it
+    row |= {"verdict": VARIES, "greedy_state": "+", "greedy_pp": 4.0, "search_state": "0",
+            "search_pp": 0.2, "search_low_pp": -0.5, "search_high_pp": 0.9}
+    lines = summary(pd.DataFrame([row]), {"greedy": tier, "search": tier}, [660_000, 670],
+                    2.0)
+    assert lines[0].startswith("No finding is beyond the band of 2 pp at the strongest tier "
+                               "(search, 670 games), which resolved 1 of the 1 findings")
+    assert lines[1].startswith("Varies across tiers, within the band at the strongest tier: "
+                               "seat 0 (greedy +4.0, search +0.2)")
 
 
 def test_the_band_is_the_verdicts_threshold():

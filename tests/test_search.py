@@ -191,12 +191,17 @@ def test_every_game_has_a_search_preset_and_budgets_by_name(game):
     assert selectors[roll] == known[known["search"].search[1]].selector
 
 
-@pytest.mark.parametrize("name", ["greedy:8", "search:0", "search:x", "search:2000000", "nope:4"])
-def test_a_budget_on_the_wrong_bot_or_out_of_range_is_one_line(name, capsys, tmp_path):
+@pytest.mark.parametrize("name, expect", [
+    ("greedy:8", "only a search bot takes a budget, as NAME:ROLLOUTS (the search bots of "
+                 "Festival: search;"),
+    *[(f"search:{b}", "a search bot's budget is a whole number of rollouts from 1 to "
+                      f"1,000,000, got '{b}'") for b in ("0", "-1", "abc", "2000000", "\u00b2")],
+    ("nope:4", "unknown bot 'nope:4'")])
+def test_a_budget_on_the_wrong_bot_or_out_of_range_is_one_line(name, expect, capsys, tmp_path):
     assert main(["simulate", "festival", "--bots", f"{name},greedy", "--players", "2",
                  "--games", "2", "--out", str(tmp_path / "run"), "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and name in err
+    assert err.count("\n") == 1 and name in err and expect in err, err
 
 
 @pytest.mark.parametrize("text,expect", [
@@ -455,6 +460,25 @@ def _score_field(game: str, seat: int) -> int:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_a_rollout_is_valued_for_the_seat_that_searches(game):
+    """Seat 1 searches with 400 points more than anyone: every rollout is its win and a lead
+    of about 400 (a value above 1 + 0.01 * 300); with the 400 points given to seat 2 instead,
+    a loss and a deficit (a value below -0.01 * 300). A value taken for another seat (the
+    first, say) would read neither."""
+    module = game_module(game)
+    prepared, _ = module.prepare(3, [SMALL] * 3)
+    g = Game(game, prepared, 3, 13, 0)
+    while g.is_over() or g._seat != 1 or len(g._moves) < 2:
+        g._play(g._s.decide(prepared, g._seat, g._decision, g._seat))
+    for rich, low, high in ((1, 1 + SR.MARGIN * 300, np.inf), (2, -np.inf, -SR.MARGIN * 300)):
+        s = g._s.copy()
+        s.st[_score_field(game, rich)] += 400
+        s.decide(prepared, 0, g._decision, 1)
+        top = _weighed(s)
+        assert low < top[0, 1] < high, (rich, top)
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_a_search_bot_draws_the_games_two_numbers_per_decision(game):
     """The game's stream after a search bot's decision is where any bot leaves it: the
     deals and dice of a game do not depend on which bots play it."""
@@ -488,13 +512,14 @@ def test_games_with_a_search_bot_replay_on_every_path(game, tmp_path):
 
 
 def test_bench_counts_a_search_bots_rollouts():
-    from reports.bench import _rollouts
+    from analysis.ladder import rollouts_played, spent
 
     prepared, _ = game_module("festival").prepare(4, [SMALL, "greedy", "greedy", "greedy"])
-    r = _rollouts("festival", prepared, 2)
+    r = rollouts_played("festival", prepared, 2)
     # every searched decision of seat 0 plays at least one rollout per candidate
     assert r["search_decisions"] > 10 and r["rollouts"] >= 2 * r["search_decisions"]
     assert r["rollouts_per_s"] > 0
+    assert 1 <= spent("festival", 2, "search:4", 1) <= 4  # what the ladder prints
 
 
 @pytest.mark.parametrize("game", GAMES)
