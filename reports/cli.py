@@ -51,8 +51,8 @@ def _out(a, default: str) -> str:
 
 
 def _interrupted(kept: str) -> int:
-    """What a resumable command says when it is interrupted (Ctrl-C, or SIGTERM: _Terminated),
-    and its exit code (the shell's 128 + the signal's number)."""
+    """What a resumable command says when it is interrupted (Ctrl-C, or SIGTERM through
+    _on_sigterm), and its exit code (the shell's 128 + the signal's number)."""
     how, code = ("terminated", 143) if _TERMINATED.is_set() else ("interrupted", 130)
     sys.stderr.write(f"playtest: {how}: {kept}; run the same command again to resume\n")
     return code
@@ -403,8 +403,8 @@ def cmd_balance(a) -> int:
 
 
 def games_help() -> str:
-    """Each game with an engine, its player range and its bots (read from its rules.toml
-    and its preset file, so that --help needs no engine)."""
+    """Each game with an engine, its player range, its bots and its default line-up (read
+    from its rules.toml, its preset file and its package; nothing is compiled)."""
     from sim.core.data import read_toml, seeds_dir
     from sim.core.registry import game_module
     from strategies.presets import load_presets

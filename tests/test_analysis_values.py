@@ -175,16 +175,23 @@ def test_the_sensitivity_line_gives_the_power_of_the_holm_rule_per_element():
 
 def test_the_holm_rules_power_is_what_the_line_says():
     """Simulated: a planted effect at the stated size among 4 null levels is named by Holm
-    about 80% of the time (4,000 blocks: 0.8 +- 0.02)."""
+    about 80% of the time (4,000 blocks: 0.8 +- 0.02). Holm's adjusted p of each block's
+    levels, vectorised (the step-down's running maximum of (m - i) p_(i)), checked against
+    analysis.stats.adjust on the first blocks."""
     from analysis.stats import adjust
 
     rng = np.random.default_rng(5)
-    z = named_power_z(5)
-    est = rng.normal(0.0, 1.0, (4000, 5))
-    est[:, 0] += z
+    m = 5
+    est = rng.normal(0.0, 1.0, (4000, m))
+    est[:, 0] += named_power_z(m)
     p = 2 * st.norm.sf(np.abs(est))
-    named = np.array([adjust(row, "holm")[0] < 0.05 for row in p])
-    assert abs(named.mean() - 0.8) < 0.02
+    order = np.argsort(p, axis=1)
+    ranked = np.take_along_axis(p, order, axis=1) * (m - np.arange(m))
+    holm = np.empty_like(p)
+    np.put_along_axis(holm, order, np.minimum(np.maximum.accumulate(ranked, axis=1), 1), 1)
+    for row in range(20):
+        assert np.allclose(holm[row], adjust(p[row], "holm"))
+    assert abs((holm[:, 0] < 0.05).mean() - 0.8) < 0.02
 
 
 def test_running_rates_end_at_the_whole_runs_rates(table):

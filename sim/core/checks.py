@@ -102,7 +102,8 @@ def writable_folder(out: Path, name: str = "out") -> None:
         raise PlaytestError(f"cannot write to {parent}: permission denied")
 
 
-# the longest name a run folder's own files take inside it (a report's plots, a chunk)
+# room left for what a command writes inside its folder (a balance tier's chunk file,
+# tiers/NN-TIER/data/part-NNNNN.parquet with its temporary suffix, is about 50 bytes)
 LONGEST_INSIDE = 64
 
 
