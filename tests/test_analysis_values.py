@@ -189,7 +189,7 @@ def test_the_holm_rules_power_is_what_the_line_says():
     ranked = np.take_along_axis(p, order, axis=1) * (m - np.arange(m))
     holm = np.empty_like(p)
     np.put_along_axis(holm, order, np.minimum(np.maximum.accumulate(ranked, axis=1), 1), 1)
-    for row in range(20):
+    for row in range(3):
         assert np.allclose(holm[row], adjust(p[row], "holm"))
     assert abs((holm[:, 0] < 0.05).mean() - 0.8) < 0.02
 

@@ -124,11 +124,12 @@ def test_every_command_has_help_with_an_example_the_bots_and_the_players(capsys)
 def test_sigterm_of_a_processes_run_says_what_was_kept_in_one_line(tmp_path):
     """SIGTERM (a scheduler's kill) stops a run on worker processes as Ctrl-C does: its
     finished chunks kept, one line that says so and how to resume (not the workers'
-    resource-tracker warnings), exit code 143, and the same command finishes it."""
+    resource-tracker warnings), exit code 143; the same command resuming is simulate's own
+    test (test_ctrl_c_keeps_finished_chunks_and_the_same_command_resumes)."""
     out = tmp_path / "run"
-    args = ["simulate", "festival", "--games", "400000", "--chunk-size", "20000", "--bots",
-            "random", "--backend", "processes", "--workers", "2", "--out", str(out),
-            "--quiet"]
+    args = ["simulate", "festival", "--games", "2000000", "--chunk-size", "20000", "--bots",
+            "greedy", "--backend", "processes", "--workers", "2", "--out", str(out),
+            "--quiet"]  # about a minute of play: the signal comes long before the end
     proc = cli_process.start(args, stderr=subprocess.PIPE, text=True)
     cli_process.wait_for_chunk(proc, out)
     proc.send_signal(signal.SIGTERM)
@@ -138,7 +139,8 @@ def test_sigterm_of_a_processes_run_says_what_was_kept_in_one_line(tmp_path):
                                                    f"are kept in {out}"), err
     assert "resume" in err and "resource_tracker" not in err and "Traceback" not in err
     assert json.loads((out / "run.json").read_text())["status"] == "running"
-    assert cli_process.run(args).returncode == 0
+    kept = len(list((out / "data").glob("part-*.parquet")))
+    assert 1 <= kept < 100
 
 
 @pytest.mark.slow

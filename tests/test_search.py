@@ -151,7 +151,7 @@ def test_search_4_spends_at_most_4_rollouts_a_decision_in_every_engine(game):
     prepared, _ = module.prepare(2, ["search:4", "greedy"])
     g = Game(game, prepared, 2, 3, 0)
     decided = 0
-    while not g.is_over() and decided < 25:
+    while not g.is_over() and decided < 10:
         slot = 1
         if len(g._moves) > 1:
             before = g._s.rollouts()
@@ -161,7 +161,7 @@ def test_search_4_spends_at_most_4_rollouts_a_decision_in_every_engine(game):
         else:
             move = g._s.decide(prepared, slot, g._decision, g._seat)
         g._play(move)
-    assert decided == 25
+    assert decided == 10
 
 
 def test_each_rollout_world_has_its_own_stream_the_same_for_every_move():

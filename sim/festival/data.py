@@ -95,7 +95,9 @@ def _parse_cells(row, colours: list[str], designs: list[str]) -> list[tuple[int,
         bits = [b.strip() for b in part.split(",")]
         if len(bits) not in (4, 5) or (len(bits) == 5 and bits[4] != "stacked"):
             raise row.fail("cells", f"'{part}' is not 'row,col,colour,design[,stacked]'")
-        r, c = row.whole("cells", bits[0], 0, 2), row.whole("cells", bits[1], 0, 2)
+        r, c = row.whole("cells", bits[0]), row.whole("cells", bits[1])
+        if not (0 <= r < 3 and 0 <= c < 3):
+            raise row.fail("cells", f"'{part}': position outside the 3x3 board")
         if bits[2] != "any" and bits[2] not in colours:
             raise row.fail("cells", f"'{bits[2]}' is not a colour ({', '.join(colours)}, any)")
         if bits[3] != "any" and bits[3] not in designs:
