@@ -81,6 +81,7 @@ def staged_output(folder: Path, command: str, flag: str = "out") -> Iterator[Pat
     tables. When the block fails (a full disk, an interruption), the staging folder is
     removed and ``folder`` is left as it was (one made for the page is removed). Other files
     in ``folder`` are not touched."""
+    writable_folder(folder, flag)  # a path the system cannot make, before it is looked at
     made = not folder.exists()
     output_folder(folder, flag)
     with folder_lock(folder, command):

@@ -29,7 +29,7 @@ import pandas as pd
 
 from analysis.folders import claimed, write_csv, write_json, write_text
 from analysis.tune_rules import CONFIRM_SEED
-from sim.core.checks import MAX_GAMES, MAX_SEED, whole, writable_folder
+from sim.core.checks import MAX_GAMES, MAX_SEED, path_fits, whole, writable_folder
 from sim.core.errors import PlaytestError
 from sim.core.registry import game_module
 from sim.core.runner import bot_record, simulate_frame
@@ -127,6 +127,7 @@ def tune_bot(game: str, base: str = "greedy", against: list[str] | None = None,
     with added_bots(game, {name: ("--name", spec)}):  # the name, refused now if it cannot be
         pass
     out = Path(out)
+    path_fits(out, "out")
     if out.is_dir() or out.suffix != ".toml":
         raise PlaytestError(f"--out {out}: the bots file to write, NAME.toml")
     writable_folder(out.parent)

@@ -967,7 +967,7 @@ MUTANTS = [
      ["test_comparisons.py"]),
     ("analysis/comparisons.py", "    if -design.delta < low and high < design.delta:",
      "    if -design.delta < low or high < design.delta:", ["test_comparisons.py"]),
-    ("sim/core/checks.py", "    _within_name_limits(out, name)\n", "", [BI]),
+    ("sim/core/checks.py", "    path_fits(out, name)\n", "", [BI]),
     ("analysis/folders.py", "    with folder_lock(folder, name):\n        claim(",
      "    with contextlib.nullcontext():\n        claim(", [BI]),
     ("reports/html.py", 'write_csv(stage / f"{name}.csv", table)',

@@ -90,7 +90,7 @@ def chunk_fits(chunk_size: int, bytes_per_game: int, parallel: int = 1) -> None:
 def writable_folder(out: Path, name: str = "out") -> None:
     """``out`` can be a folder we write into: its name within the system's limits, not a
     file, its parent not a file, writable."""
-    _within_name_limits(out, name)
+    path_fits(out, name)
     if out.exists() and not out.is_dir():
         raise ParameterError(name, f"{out} is a file, not a folder")
     parent = out
@@ -107,7 +107,7 @@ def writable_folder(out: Path, name: str = "out") -> None:
 LONGEST_INSIDE = 64
 
 
-def _within_name_limits(out: Path, name: str) -> None:
+def path_fits(out: Path, name: str) -> None:
     """Refuse a path the system cannot make (a component past NAME_MAX, the whole past
     PATH_MAX with room for the files written inside): os calls on it raise 'File name too
     long' mid-run otherwise."""
