@@ -72,6 +72,9 @@ def _v(*cells, band=2.0):
     # grows from the weakest to the top, but a middle tier is past the top (-9.3 to -5.9)
     ([(-3, 0.5), (-4, 0.5), (-9.3, 0.5), (-5.9, 0.5)], VARIES),
     ([(-3, 0.5), (-4, 0.5), (-5.0, 0.5), (-5.9, 0.5)], GROWS),
+    # appears with skill, but rose past the top on the way (The Magnificent's seat 0)
+    ([(0.5, 0.3), (-3.9, 0.2), (-9.3, 0.2), (-5.9, 1.2)], VARIES),
+    ([(0.5, 0.3), (-3.9, 0.2), (-5.0, 0.2), (-5.9, 1.2)], GROWS),
 ])
 def test_the_verdict_of_each_pattern_of_tiers(cells, expected):
     assert _v(*cells) == expected
