@@ -1,4 +1,11 @@
-"""The search bots' skill ladder, measured: a script, not a test (minutes to an hour a game).
+"""Skill ladders, measured.
+
+``climb`` (``playtest ladder``): each rung played head to head against the one above it on
+the same deals twice, seats swapped (analysis.training.duel), the upper rung's share of the
+wins with its 95% interval, resolved or not, and each rung's games a second. ``balance``
+states its tiers' order from it.
+
+The search bots' budget ladder is a script, not a test (minutes to an hour a game):
 
     python -m analysis.ladder GAME [--players N] [--budgets 4,16,64,256] [--games G]
                                    [--duel-games D] [--out DIR]
@@ -25,7 +32,10 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
 from pathlib import Path
+
+import pandas as pd
 
 from analysis.stats import wilson
 from analysis.tournaments import tournament
@@ -33,8 +43,112 @@ from sim import simulate
 from sim.core.errors import PlaytestError
 from sim.core.game import steps_of
 from sim.core.registry import game_module
+from sim.core.runner import simulate_frame
 from strategies.presets import PresetError, load_presets, resolve
 from strategies.selectors import SEARCH
+
+RUNG_SECONDS = 2.0  # a rung's speed is timed on a run this long at least
+LADDER_GAMES = 2000  # deals of a step of the ladder, each played twice
+
+
+@dataclass
+class Ladder:
+    """What ``climb`` returns: a row per step (lower, upper, the upper's share and interval,
+    its verdict) and a row per rung (its games a second, one thread, every seat that bot)."""
+
+    steps: pd.DataFrame
+    rungs: pd.DataFrame
+
+    def order(self) -> str:
+        """The steps in a line: "greedy < tuned < trained ? search" ('?' where the step is not
+        resolved, '>' where the lower rung won)."""
+        sign = {"resolved": "<", "not resolved": "?", "reversed": ">"}
+        text = self.steps["lower"].iloc[0] if len(self.steps) else ""
+        for row in self.steps.itertuples():
+            text += f" {sign[row.verdict]} {row.upper}"
+        return text
+
+    def lines(self) -> list[str]:
+        """The ladder as a Markdown table."""
+        speed = self.rungs.set_index("bot")["games_per_s"]
+        out = ["| step | upper's share of the wins | 95% interval | games | verdict | "
+               "games/s (lower, upper) |", "|---|---|---|---|---|---|"]
+        for r in self.steps.itertuples():
+            out.append(f"| {r.lower} -> {r.upper} | {100 * r.share:.1f}% | "
+                       f"[{100 * r.low:.1f}, {100 * r.high:.1f}] | {r.games:,} | {r.verdict} | "
+                       f"{speed[r.lower]:,.0f}, {speed[r.upper]:,.0f} |")
+        return out
+
+
+def step_verdict(low: float, high: float) -> str:
+    """A step is resolved when the upper rung's interval lies above one half, reversed when
+    below."""
+    return "resolved" if low > 0.5 else "reversed" if high < 0.5 else "not resolved"
+
+
+def rung_speed(game: str, bot: str, players: int, seed: int = 0, sets: dict | None = None,
+               data: str | None = None, seconds: float = RUNG_SECONDS) -> float:
+    """Games a second of ``bot`` at every seat, one thread: runs doubling in size until one
+    takes ``seconds`` (the first loads or compiles the kernels and is not timed)."""
+    simulate_frame(game, 1, players, [bot] * players, seed, threads=1, data=data, sets=sets)
+    n = 2
+    while True:
+        t0 = time.perf_counter()
+        simulate_frame(game, n, players, [bot] * players, seed, threads=1, data=data,
+                       sets=sets)
+        took = time.perf_counter() - t0
+        if took >= seconds or n >= 1_000_000:
+            return n / took
+        n = min(1_000_000, n * max(2, min(16, int(seconds / max(took, 1e-3)) + 1)))
+
+
+def climb(game: str, bots: list[str], players: int = 2, games: int = LADDER_GAMES,
+          seed: int = 0, out: str | Path | None = None, sets: dict | None = None,
+          data: str | None = None, threads: int | None = None, progress: bool = False
+          ) -> Ladder:
+    """The ladder of ``bots`` (weakest first, as the user orders them): each against the
+    next on ``games`` deals of ``seed``, twice, seats swapped; ``out`` keeps each finished
+    step (resumable) and writes ladder.csv, rungs.csv and ladder.json."""
+    from analysis.folders import claimed, read_json, write_csv, write_json
+    from analysis.training import duel
+    from sim.core.checks import MAX_GAMES, MAX_SEED, whole
+    from sim.core.runner import bot_record
+
+    if len(bots) < 2 or len(set(bots)) != len(bots):
+        raise PlaytestError(f"--bots: a ladder needs two bots at least, each once, got "
+                            f"{','.join(bots)}")
+    whole("games", games, 10, MAX_GAMES)
+    whole("seed", seed, 0, MAX_SEED)
+    module = game_module(game)
+    for bot in bots:  # every rung a line-up the game takes, before any game
+        module.prepare(players, [bot] * players, data, True, sets=sets or None)
+    request = {"game": game, "bots": list(bots), "players": players, "games": games,
+               "seed": seed, "sets": sets or {}, "data": data} | bot_record(game, bots)
+    with claimed(out, "ladder", request) as folder:
+        steps = []
+        for k, (lower, upper) in enumerate(zip(bots, bots[1:])):
+            kept = folder / f"step-{k}.json"
+            if kept.exists():
+                d = read_json(folder, f"step-{k}")
+            else:
+                if progress:
+                    print(f"ladder {game}: {upper} against {lower}, {2 * games:,} games")
+                d = duel(game, upper, lower, {}, games, seed, players, sets, data, threads)
+                write_json(kept, d | {"status": "complete"})
+            steps.append({"lower": lower, "upper": upper, "share": d["share"],
+                          "low": d["low"], "high": d["high"], "games": d["games"],
+                          "verdict": step_verdict(d["low"], d["high"])})
+        if progress:
+            print(f"ladder {game}: timing each rung, one thread")
+        rungs = pd.DataFrame([{"bot": b, "games_per_s": rung_speed(game, b, players, seed,
+                                                                   sets, data)} for b in bots])
+        ladder = Ladder(pd.DataFrame(steps), rungs)
+        write_csv(folder / "ladder.csv", ladder.steps)
+        write_csv(folder / "rungs.csv", rungs)
+        write_json(folder / "ladder.json", {"request": request, "status": "complete",
+                                            "order": ladder.order(), "steps": steps,
+                                            "rungs": rungs.to_dict("records")})
+        return ladder
 
 
 def searching_slots(game: str, lineup: list[str]) -> list[int]:

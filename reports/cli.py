@@ -383,6 +383,43 @@ def cmd_tune_bot(a) -> int:
     return 0
 
 
+def cmd_train(a) -> int:
+    from analysis.training import train
+
+    out = a.out or f"{a.name}.toml"
+    try:
+        s = train(a.game, a.base, a.name, out, a.work, a.players, a.games, a.rounds,
+                  a.search, a.budget, a.duel_games, a.seed, _sets(a, a.game) or None, a.data,
+                  a.workers, a.threads, not a.quiet)
+    except KeyboardInterrupt:
+        return _interrupted("finished games and rounds are kept")
+    last = s["rounds"][s["kept_round"] - 1]
+    print(f"{a.name}: round {s['kept_round']} of {len(s['rounds'])}, "
+          f"{100 * last['duel_share']:.1f}% [{100 * last['duel_low']:.1f}, "
+          f"{100 * last['duel_high']:.1f}] against {last['rollout_bot']}"
+          + ("" if s["climbed"] else " (no round beat the bot before it)"))
+    print(f"bots file: {s['out']} (use it with --bots-file {s['out']} --bots {a.name},... "
+          f"or search_{a.name})")
+    return 0
+
+
+def cmd_ladder(a) -> int:
+    from analysis.ladder import climb
+
+    players = a.players
+    out = _out(a, f"runs/ladder-{a.game}-{players}p-seed{a.seed}")
+    try:
+        ladder = climb(a.game, _names(a.bots) or [], players, a.games, a.seed, out,
+                       _sets(a, a.game) or None, a.data, a.threads, not a.quiet)
+    except KeyboardInterrupt:
+        return _interrupted(f"finished steps are kept in {out}")
+    for line in ladder.lines():
+        print(line)
+    print(f"order: {ladder.order()}  ('<' resolved, '?' not resolved, '>' reversed)")
+    print(f"tables: {out}/ladder.csv, {out}/rungs.csv")
+    return 0
+
+
 def cmd_balance(a) -> int:
     from analysis.balance import balance
     from reports.balance_page import write_balance_page
@@ -786,6 +823,81 @@ how it was made. An interrupted tuning resumes from its work folder with the sam
     v.add_argument("--threads", type=int, help="threads playing the games")
     v.add_argument("--quiet", action="store_true", help="no progress bar")
     v.set_defaults(func=cmd_tune_bot)
+
+    n = sub.add_parser("train", help="a fast bot taught by search's self-play (expert "
+                       "iteration)", formatter_class=raw, epilog="""examples:
+  playtest train festival --out trained.toml
+  playtest train dice_theme_park --bots-file strategies/tuned/dice_theme_park.toml \
+      --from tuned --games 400 --out dtp_trained.toml
+  playtest ladder festival --bots-file trained.toml --bots greedy,trained,search_trained
+Each round, a search bot whose rollouts the current policy plays (first the --from bot) plays
+every seat of --games games; at each decision the search's value of every move it weighed is
+recorded, and a greedy bot's weights are fitted to them (least squares within each decision,
+each move weighted by its rollouts). The new bot plays the one before it head to head (2
+players, the same deals twice, seats swapped); rounds go on while it wins by a resolved
+margin. The bots file holds the trained bot, search_NAME (the search over it) and how both
+were made. An interrupted training resumes from its work folder with the same command.
+
+""" + games_help())
+    n.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
+    n.add_argument("--from", dest="base", default="greedy", help="the bot that plays the "
+                   "first round's rollouts (default greedy)")
+    n.add_argument("--name", default="trained", help="the trained bot's name (default "
+                   "trained)")
+    n.add_argument("--out", help="the bots file to write (default NAME.toml)")
+    n.add_argument("--work", help="the work folder: games, fits, duels (default OUT without "
+                   ".toml + .training)")
+    n.add_argument("--bots-file", action="append", metavar="FILE", help="as for simulate")
+    n.add_argument("--players", type=int, default=2, help="the self-play's table (default 2)")
+    n.add_argument("--games", type=int, default=500, help="self-play games a round (default "
+                   "500)")
+    n.add_argument("--rounds", type=int, default=6, help="the most rounds (default 6)")
+    n.add_argument("--search", default="search", help="the search bot whose choices teach "
+                   "(default search)")
+    n.add_argument("--budget", type=int, help="its rollouts a decision (default its preset's)")
+    n.add_argument("--duel-games", type=int, default=2000, help="deals of each round's head "
+                   "to head, each played twice (default 2000)")
+    n.add_argument("--seed", type=int, default=0, help="master seed (default 0; the duels "
+                   "play seed + 1)")
+    n.add_argument("--set", action="append", metavar="KEY=VALUE", help="train for this "
+                   "variant (as for simulate)")
+    n.add_argument("--mode", "--side", dest="mode", action=_Named, help="as for simulate")
+    n.add_argument("--data", help="as for simulate")
+    n.add_argument("--workers", type=int, help="processes playing the self-play (default: "
+                   "one a core)")
+    n.add_argument("--threads", type=int, help="threads playing the duels")
+    n.add_argument("--quiet", action="store_true", help="no progress bar")
+    n.set_defaults(func=cmd_train)
+
+    la = sub.add_parser("ladder", help="each bot head to head against the next, weakest "
+                        "first: is the order of skill real", formatter_class=raw,
+                        epilog="""examples:
+  playtest ladder festival --bots random,greedy,search
+  playtest ladder magnificent --bots-file strategies/tuned/magnificent.toml \
+      --bots-file strategies/trained/magnificent.toml \
+      --bots random,greedy,tuned,trained,search,search_trained --games 1000
+Each step plays the upper bot against the lower on the same deals twice, seats swapped (at
+more than 2 players the bots alternate round the table), and gives the upper bot's share of
+the wins with a 95% interval: resolved when it lies above 50%, reversed when below. Each
+rung's games a second are timed with every seat that bot, on one thread. Finished steps are
+kept in --out: the same command resumes.
+
+""" + games_help())
+    la.add_argument("game", help=f"a game with an engine: {', '.join(GAMES)}")
+    la.add_argument("--bots", required=True, help="the rungs, weakest first, comma-separated")
+    la.add_argument("--bots-file", action="append", metavar="FILE", help="as for simulate")
+    la.add_argument("--players", type=int, default=2, help="the table (default 2)")
+    la.add_argument("--games", type=int, default=2000, help="deals a step, each played twice "
+                    "(default 2000)")
+    la.add_argument("--seed", type=int, default=0)
+    la.add_argument("--out", help="folder of the steps and tables (default "
+                    "runs/ladder-GAME-Np-seedS)")
+    la.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
+    la.add_argument("--mode", "--side", dest="mode", action=_Named, help="as for simulate")
+    la.add_argument("--data", help="as for simulate")
+    la.add_argument("--threads", type=int, help="threads playing the games")
+    la.add_argument("--quiet", action="store_true", help="no progress lines")
+    la.set_defaults(func=cmd_ladder)
     return p
 
 

@@ -1,0 +1,437 @@
+"""``playtest train``: a fast bot taught by a slow search (expert iteration).
+
+A round plays self-play games in which every seat is a search bot whose rollouts are played
+by the current policy (round 1: the ``--from`` bot). At each decision with more than one
+legal move, the search's candidates are recorded: each move's features (the ones a bots file
+weighs) and what the search found for it (mean rollout value, rollouts). A new policy is then
+fitted to those values, and measured head to head against the one before on the same deals.
+Rounds go on while the new policy beats the old one by a resolved margin (its share's 95%
+interval above 50%); the last policy that did is the trained bot.
+
+The policy is a greedy bot over the engine's move features: what the compiled kernels already
+play at batch speed, so the trained bot costs what greedy costs. Its weights are the fit of
+the search's values on the features *within each decision* (a fixed effect per decision: the
+values of one position's moves are compared with each other, never with another position's),
+by weighted least squares with each move weighted by its rollouts (a mean over more rollouts
+is less noisy): statsmodels' WLS on the rows centred within their decision, which is the
+fixed-effects fit (Frisch-Waugh-Lovell), solved by pseudo-inverse so that features that move
+together share their weight instead of failing the fit.
+The fitted weights predict how much more a move is worth than its siblings, in the search's
+units (a win is 1); greedy plays the move predicted best.
+
+Every round's games are played in chunks kept in the work folder as they finish, each from
+(seed, game index), so an interrupted training resumes where it stopped and ends as an
+uninterrupted one would; each round's fit and duel are kept too.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from analysis.folders import claimed, read_json, write_json, write_text
+from sim.core.checks import MAX_GAMES, MAX_SEED, path_fits, whole, writable_folder
+from sim.core.errors import PlaytestError
+from sim.core.game import steps_of
+from sim.core.registry import game_module
+from sim.core.runner import bot_record, simulate_frame
+from strategies.presets import added_bots, bot_table, load_presets
+from strategies.search import COUNT, MOVE, SUM, weighed
+
+CHUNK = 10  # self-play games a kept piece of a round
+DUEL_SEED_OFFSET = 1  # the duels play seed + 1: deals the self-play never trained on
+KEEP = 1e-4  # a fitted weight below this share of its kind's largest is written as 0
+
+
+@dataclass(frozen=True)
+class Samples:
+    """Searched decisions, one row per candidate move: its decision (``group``), the
+    decision's kind (its name's index in the game's kinds), the seat that searched, the
+    move's features (padded to the widest kind), mean value and rollouts."""
+
+    group: np.ndarray
+    kind: np.ndarray
+    seat: np.ndarray
+    feats: np.ndarray
+    value: np.ndarray
+    rollouts: np.ndarray
+
+    @classmethod
+    def join(cls, parts: list[Samples]) -> Samples:
+        """One table of several, their decisions numbered apart."""
+        groups, offset = [], 0
+        for s in parts:
+            groups.append(s.group + offset)
+            offset += int(s.group.max()) + 1 if len(s.group) else 0
+        return cls(np.concatenate(groups) if parts else np.zeros(0, dtype=np.int64),
+                   *(np.concatenate([getattr(s, f) for s in parts]) for f in
+                     ("kind", "seat", "feats", "value", "rollouts")))
+
+    def save(self, path: Path) -> None:
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp.npz")
+        np.savez(tmp, **{f: getattr(self, f) for f in self.__dataclass_fields__})
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path) -> Samples:
+        try:
+            with np.load(path) as z:
+                return cls(**{f: z[f] for f in cls.__dataclass_fields__})
+        except (OSError, ValueError, KeyError) as e:
+            raise PlaytestError(f"cannot read {path} ({e}); remove it and run the same "
+                                "command again to play its games again") from None
+
+
+def kinds_of(game: str) -> tuple[dict[int, str], dict[str, tuple[str, ...]]]:
+    """The game's decision codes -> kind names, and each kind's feature names."""
+    steps = steps_of(game)
+    return dict(steps.DECISIONS), dict(steps.FEATURES)
+
+
+def collect(game: str, players: int, bots: list[str], tables: dict, sets: dict | None,
+            data: str | None, seed: int, start: int, n: int) -> Samples:
+    """Games start..start+n-1 of ``seed`` played by ``bots`` (search bots, seats rotated as
+    in simulate), driven decision by decision, and every searched decision's candidates
+    recorded. ``tables``: the added bots' tables, known while the games play."""
+    with added_bots(game, {k: ("the training", v) for k, v in tables.items()}):
+        prepared, _ = game_module(game).prepare(players, bots, data, True, sets=sets or None)
+        return _collect(game, prepared, seed, start, n)
+
+
+def _collect(game: str, prepared, seed: int, start: int, n: int) -> Samples:
+    codes, features = kinds_of(game)
+    names = list(features)
+    width = max(len(f) for f in features.values())
+    s = steps_of(game)(prepared)
+    params = prepared.bots[1]
+    rows: dict[str, list] = {f: [] for f in Samples.__dataclass_fields__}
+    group = 0
+    for g in range(start, start + n):
+        s.begin(seed, g)
+        while True:
+            decision, seat = s.advance()
+            if decision == s.OVER:
+                break
+            moves = s.legal(decision, seat)
+            slot = (seat + g) % prepared.n_players
+            move = s.decide(prepared, slot, decision, seat)
+            if len(moves) > 1:
+                group += _record(s, rows, group, decision, seat, moves, codes, names, width,
+                                 int(weighed(params, slot, len(moves))))
+            s.apply(move)
+    return Samples(np.asarray(rows["group"], dtype=np.int64),
+                   np.asarray(rows["kind"], dtype=np.int64),
+                   np.asarray(rows["seat"], dtype=np.int64),
+                   np.asarray(rows["feats"], dtype=float).reshape(-1, width),
+                   np.asarray(rows["value"], dtype=float),
+                   np.asarray(rows["rollouts"], dtype=float))
+
+
+def _record(s, rows: dict, group: int, decision: int, seat: int, moves: np.ndarray, codes,
+            names: list[str], width: int, k: int) -> int:
+    """Add the last search's ``k`` candidates to ``rows``; 1 (a decision recorded)."""
+    stats = s.scratch
+    for i in s.SEARCH_STATS:
+        stats = stats[i]
+    table = stats[0]
+    feats = s.features(decision, seat, moves)  # the position is the one searched
+    index = {int(m): r for r, m in enumerate(moves)}
+    kind = names.index(codes[decision])
+    for i in range(k):
+        padded = np.zeros(width)
+        padded[: feats.shape[1]] = feats[index[int(table[MOVE, i])]]
+        rows["group"].append(group)
+        rows["kind"].append(kind)
+        rows["seat"].append(seat)
+        rows["feats"].append(padded)
+        rows["value"].append(table[SUM, i] / table[COUNT, i])
+        rows["rollouts"].append(table[COUNT, i])
+    return 1
+
+
+def within(x: np.ndarray, group: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``x`` less its weighted mean within each group (rows of a group need not be
+    adjacent)."""
+    sums = np.zeros((int(group.max()) + 1,) + x.shape[1:])
+    np.add.at(sums, group, x * (w if x.ndim == 1 else w[:, None]))
+    totals = np.bincount(group, weights=w)
+    means = sums / np.maximum(totals, 1e-300).reshape((-1,) + (1,) * (x.ndim - 1))
+    return x - means[group]
+
+
+def fit_weights(feats: np.ndarray, value: np.ndarray, rollouts: np.ndarray,
+                group: np.ndarray) -> np.ndarray:
+    """The weights w minimising sum_i rollouts_i (value_i - feats_i @ w - a_g(i))^2, a_g a
+    free constant per decision: the within-decision least squares (each decision's rows
+    centred, which removes its constant), the minimum-norm solution where features are
+    collinear."""
+    import statsmodels.api as sm
+
+    if len(value) == 0:
+        return np.zeros(feats.shape[1])
+    _, group = np.unique(group, return_inverse=True)
+    x = within(feats, group, rollouts)
+    y = within(value, group, rollouts)
+    varies = np.abs(x).max(axis=0) > 1e-12  # a feature that never differs within a decision
+    w = np.zeros(feats.shape[1])
+    if varies.any():
+        with warnings.catch_warnings():  # collinear features: the pseudo-inverse is meant
+            warnings.simplefilter("ignore")
+            w[varies] = sm.WLS(y, x[:, varies], weights=rollouts).fit(method="pinv").params
+    return w
+
+
+def fit_table(samples: Samples, game: str, description: str) -> dict:
+    """A greedy bot's table: per decision kind, the fitted weights of its features (those
+    that are 0 left out), rounded to 6 significant digits."""
+    _, features = kinds_of(game)
+    table: dict = {"selector": "greedy", "description": description}
+    for k, (kind, names) in enumerate(features.items()):
+        rows = samples.kind == k
+        if not rows.any():
+            continue
+        w = fit_weights(samples.feats[rows][:, : len(names)], samples.value[rows],
+                        samples.rollouts[rows], samples.group[rows])
+        top = float(np.abs(w).max()) if len(w) else 0.0
+        kept = {f: float(f"{v:.6g}") for f, v in zip(names, w)
+                if top > 0 and abs(v) >= KEEP * top}
+        if kept:
+            table[kind] = kept
+    return table
+
+
+def duel(game: str, a: str, b: str, tables: dict, games: int, seed: int, players: int = 2,
+         sets: dict | None = None, data: str | None = None, threads: int | None = None
+         ) -> dict:
+    """``a`` against ``b`` on the same ``games`` deals twice, seats swapped (line-ups a,b,a,...
+    and b,a,b,...): per deal, the share of the wins that went to ``a``'s seats, averaged over
+    the two sittings (0.5: even); its mean and 95% t interval, and the games/s of the
+    duel."""
+    from analysis.tune_bot import _interval
+
+    first = [a if i % 2 == 0 else b for i in range(players)]
+    second = [b if i % 2 == 0 else a for i in range(players)]
+    shares, seconds = [], 0.0
+    with added_bots(game, {k: ("the training", v) for k, v in tables.items()}):
+        for lineup in (first, second):
+            t0 = time.perf_counter()
+            df = simulate_frame(game, games, players, lineup, seed, rotate=False, data=data,
+                                threads=threads, sets=sets)
+            seconds += time.perf_counter() - t0
+            mine = df[df["bot"] == a].groupby("game_index")["win"].sum()
+            total = df.groupby("game_index")["win"].sum()
+            shares.append((mine.reindex(total.index, fill_value=0.0) / total).to_numpy())
+    per_deal = (shares[0] + shares[1]) / 2
+    share, low, high = _interval(per_deal)
+    return {"a": a, "b": b, "games": 2 * games, "players": players, "share": share,
+            "low": low, "high": high, "games_per_s": 2 * games / max(seconds, 1e-9)}
+
+
+def climbs(d: dict) -> bool:
+    """A round is kept when its policy beats the one before by a resolved margin: the 95%
+    interval of its share lies above one half."""
+    return d["low"] > 0.5
+
+
+def search_table(game: str, search: str, rollout: str, budget: int | None) -> dict:
+    """The table of search bot ``search`` (a search preset) with ``rollout`` playing its
+    rollouts (and ``budget`` rollouts a decision, when given)."""
+    presets = load_presets(game)
+    p = presets.get(search)
+    if p is None or not p.search:
+        searchers = ", ".join(n for n, q in presets.items() if q.search) or "none"
+        raise PlaytestError(f"--search {search}: not a search bot of {game} ({searchers})")
+    b, _, horizon, candidates = p.search
+    return {"selector": "search", "description": f"{search} over {rollout}",
+            "budget": budget or b, "rollout": rollout, "horizon": horizon,
+            "candidates": candidates}
+
+
+def train(game: str, base: str = "greedy", name: str = "trained",
+          out: str | Path = "trained.toml", work: str | Path | None = None, players: int = 2,
+          games: int = 500, rounds: int = 6, search: str = "search", budget: int | None = None,
+          duel_games: int = 2000, seed: int = 0, sets: dict | None = None,
+          data: str | None = None, workers: int | None = None, threads: int | None = None,
+          progress: bool = True) -> dict:
+    """Train bot ``name`` from ``search``'s self-play, starting from ``base`` as the
+    rollout bot; writes the bots file ``out`` (the trained bot and ``search_NAME``, the
+    search over it) and returns the summary (train.json of the work folder)."""
+    module = game_module(game)
+    presets = load_presets(game)
+    if base not in presets or presets[base].search:
+        plain = [n for n, p in presets.items() if not p.search]
+        raise PlaytestError(f"--from {base}: not a bot of {game} that can play rollouts "
+                            f"({', '.join(plain)})")
+    if name in presets or f"search_{name}" in presets:
+        raise PlaytestError(f"--name {name}: {game} has a bot of that name (or search_{name}) "
+                            "already; choose another name")
+    whole("games", games, 1, MAX_GAMES)
+    whole("rounds", rounds, 1, 100)
+    whole("duel_games", duel_games, 10, MAX_GAMES)
+    whole("seed", seed, 0, MAX_SEED - DUEL_SEED_OFFSET)
+    if workers is not None:
+        whole("workers", workers, 1, 1024)
+    if budget is not None:
+        whole("budget", budget, 1, 1_000_000)
+    searcher = search_table(game, search, base, budget)
+    base_table = bot_table(game, base)
+    with added_bots(game, {f"search_{name}": ("--name", searcher)}):
+        module.prepare(players, [f"search_{name}"] * players, data, True, sets=sets or None)
+    out = Path(out)
+    path_fits(out, "out")
+    if out.is_dir() or out.suffix != ".toml":
+        raise PlaytestError(f"--out {out}: the bots file to write, NAME.toml")
+    writable_folder(out.parent)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(work) if work is not None else out.with_suffix(".training")
+    request = {"game": game, "base": base, "base_table": base_table, "name": name,
+               "players": players, "games": games, "search": search, "search_table": searcher,
+               "duel_games": duel_games, "seed": seed, "sets": sets or {},
+               "data": data} | bot_record(game, [base])
+    start_time = time.perf_counter()
+    with claimed(work, "train", request):
+        history: list[dict] = []
+        tables = {base: base_table} if presets[base].source else {}  # a bots file's bot
+        current, kept = base, None
+        for r in range(1, rounds + 1):
+            folder = work / f"round-{r}"
+            folder.mkdir(exist_ok=True)
+            player = f"{name}_round{r}"
+            searching = f"search_{name}_round{r}"
+            tables[searching] = searcher | {"rollout": current,
+                                            "description": f"{search} over {current}"}
+            samples = _round_games(game, players, searching, tables, request, folder,
+                                   (r - 1) * games, games, workers, progress, r)
+            if (folder / "fit.json").exists():
+                tables[player] = read_json(folder, "fit")["table"]
+            else:
+                tables[player] = fit_table(samples, game, f"trained from {search} (round {r}, "
+                                           f"rollouts by {current})")
+                write_json(folder / "fit.json", {"status": "complete", "table": tables[player]})
+            if (folder / "duel.json").exists():
+                d = read_json(folder, "duel")
+            else:
+                if progress:
+                    print(f"round {r}: {player} against {current}, {2 * duel_games:,} games "
+                          "at 2 players")
+                d = duel(game, player, current, tables, duel_games, seed + DUEL_SEED_OFFSET, 2,
+                         sets, data, threads)
+                write_json(folder / "duel.json", d | {"status": "complete"})
+            history.append({"round": r, "rollout_bot": current, "games": games,
+                            "decisions": int(len(np.unique(samples.group))),
+                            "candidates": int(len(samples.group)),
+                            "rollouts": int(samples.rollouts.sum()), **{
+                                f"duel_{k}": v for k, v in d.items()
+                            if k not in ("a", "b", "status")},
+                            "climbed": climbs(d)})
+            if progress:
+                print(f"round {r}: {player} wins {100 * d['share']:.1f}% "
+                      f"[{100 * d['low']:.1f}, {100 * d['high']:.1f}] against {current}"
+                      f" -> {'climbed' if climbs(d) else 'stopped'}")
+            if not climbs(d):
+                break
+            kept, current = r, player
+        final = kept or 1
+        table = dict(tables[f"{name}_round{final}"])
+        table["description"] = (f"trained from {search} over {base} in {final} "
+                                f"round{'s' if final > 1 else ''} of self-play")
+        summary = {"request": request, "status": "complete", "out": str(out), "rounds": history,
+                   "kept_round": final, "climbed": kept is not None,
+                   "seconds": round(time.perf_counter() - start_time, 1)}
+        write_text(out, _bots_file(name, table, searcher, summary))
+        write_json(work / "train.json", summary)
+        return summary
+
+
+def _round_games(game, players, searching, tables, request, folder, first, games, workers,
+                 progress, r) -> Samples:
+    """A round's self-play samples: the kept chunks read, the missing ones played (in
+    worker processes) and kept as each finishes."""
+    chunks = [(s, min(CHUNK, first + games - s)) for s in range(first, first + games, CHUNK)]
+    path = {s: folder / f"games-{s:08d}.npz" for s, _ in chunks}
+    todo = [(s, n) for s, n in chunks if not path[s].exists()]
+    if todo:
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=games, initial=games - sum(n for _, n in todo), unit="game",
+                       desc=f"round {r}: self-play")
+        try:
+            for (s, n), part in zip(todo, _play_chunks(game, players, searching, tables,
+                                                       request, todo, workers)):
+                part.save(path[s])
+                if bar is not None:
+                    bar.update(n)
+        finally:
+            if bar is not None:
+                bar.close()
+    return Samples.join([Samples.load(path[s]) for s, _ in chunks])
+
+
+def _play_chunks(game, players, searching, tables, request, todo, workers):
+    """Each chunk's samples, in order, from worker processes (joblib) or in this one."""
+    args = (game, players, [searching] * players, tables, request["sets"], request["data"],
+            request["seed"])
+    n_jobs = workers or os.cpu_count() or 1
+    if n_jobs == 1 or len(todo) == 1:
+        for s, n in todo:
+            yield collect(*args, s, n)
+        return
+    from joblib import Parallel, delayed
+
+    jobs = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(_collect_in_worker)(*args, s, n) for s, n in todo)
+    try:
+        yield from jobs
+    finally:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being", UserWarning)
+            jobs.close()
+
+
+def _collect_in_worker(*args) -> Samples:
+    """``collect`` in a worker process of this run, which ends with its parent."""
+    from sim.core.runner import _watch_parent
+
+    _watch_parent()
+    return collect(*args)
+
+
+def _bots_file(name: str, table: dict, searcher: dict, summary: dict) -> str:
+    """The bots file: how the bot was made and measured (comments), the trained bot, and
+    ``search_NAME``, the search over it."""
+    from analysis.tune_bot import _write_toml
+
+    req = summary["request"]
+    sets = req["sets"]
+    lines = [
+        f"playtest train {req['game']} --from {req['base']} --name {name} --players "
+        f"{req['players']} --games {req['games']} --search {req['search']}"
+        + "".join(f" --set {k}={v}" for k, v in sets.items())
+        + f" --duel-games {req['duel_games']} --seed {req['seed']}",
+        f"self-play of {req['search']} ({searcher['budget']} rollouts a decision, horizon "
+        f"{searcher['horizon']}, {searcher['candidates'] or 'all'} candidates), "
+        f"{req['players']} players, {req['games']:,} games a round on seed {req['seed']}",
+        f"rules: {'as shipped' if not sets else ', '.join(f'{k}={v}' for k, v in sets.items())}"
+        f"{'' if not req['data'] else ', data ' + str(req['data'])}",
+    ]
+    for h in summary["rounds"]:
+        lines.append(
+            f"round {h['round']}: rollouts by {h['rollout_bot']}, {h['decisions']:,} decisions "
+            f"({h['candidates']:,} moves weighed); head to head against {h['rollout_bot']}, "
+            f"{h['duel_games']:,} games at {h['duel_players']} players on seed "
+            f"{req['seed'] + DUEL_SEED_OFFSET}, seats swapped: {100 * h['duel_share']:.1f}% "
+            f"[{100 * h['duel_low']:.1f}, {100 * h['duel_high']:.1f}]"
+            f" -> {'climbed' if h['climbed'] else 'did not climb'}")
+    lines.append(f"kept: round {summary['kept_round']}"
+                 + ("" if summary["climbed"] else " (no round beat the bot before it)"))
+    search_spec = {k: v for k, v in searcher.items() if k != "rollout"}
+    search_spec |= {"rollout": name, "description": f"{req['search']} over {name}"}
+    return (_write_toml(name, table, lines) + "\n"
+            + _write_toml(f"search_{name}", search_spec, []).lstrip("\n"))
