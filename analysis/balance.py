@@ -42,6 +42,7 @@ MAX_TIER_GAMES = 1_000_000  # a tier's games at most under --minutes (an interva
 MIN_TIER_GAMES = 100  # a tier's games at least under --minutes
 PILOT_SECONDS = 2.0  # the speed of a tier is measured on a piece that plays this long
 SEARCH_CHUNK = 500  # a search tier's chunk: minutes of play, what an interruption can lose
+ORDER_GAMES = 200  # deals of each head to head of adjacent tiers (each played twice)
 
 
 # ---- the request ----------------------------------------------------------------------
@@ -215,13 +216,16 @@ def _stacked(per_tier: dict, name: str) -> pd.DataFrame:
 def balance(game: str = "festival", tiers=DEFAULT_TIERS, players: int = 4, games=None,
             minutes: float | None = None, seed: int = 0, out: str | Path | None = None, *,
             sets: dict | None = None, data: str | None = None, threads: int | None = None,
-            band: float = BAND, progress: bool = False) -> Balance:
+            band: float = BAND, order_games: int = ORDER_GAMES, progress: bool = False
+            ) -> Balance:
     """Play one run per tier (every seat that tier's bot, the same deals at every tier) and
     put its findings side by side with a verdict each. The budget is ``games`` (one number
     for every tier or one per tier) or ``minutes`` for all tiers together, shared evenly
     (default 10 minutes); ``band``: the effect in percentage points that matters. ``out``
     keeps the tiers' run folders and the tables (resumable; another ``band`` re-reads them
-    without playing).
+    without playing). The tiers' order is measured, not assumed: each tier plays the one
+    below it head to head on ``order_games`` deals, twice, seats swapped (analysis.ladder;
+    0: not measured), and the summary opens with that order.
 
     >>> b = balance("festival", "random,greedy,search:16", games=[100_000, 100_000, 5_000])
     >>> b.findings[["element", "level", "verdict"]]
@@ -240,6 +244,10 @@ def balance(game: str = "festival", tiers=DEFAULT_TIERS, players: int = 4, games
         import numba
 
         whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+    whole("order_games", order_games, 0, MAX_GAMES)
+    if 0 < order_games < 10:
+        raise ParameterError("order_games", f"must be 0 (not measured) or 10 at least, got "
+                             f"{order_games}")
     if games is not None and minutes is not None:
         raise ParameterError("games", "and --minutes are two budgets: give one")
     if games is not None:
@@ -277,8 +285,11 @@ def balance(game: str = "festival", tiers=DEFAULT_TIERS, players: int = 4, games
             played.append({"tier": tier, "games": n, "folder": str(where.relative_to(folder)),
                            "seconds": info["seconds"],
                            "games_per_second": n / info["seconds"] if info["seconds"] else np.nan})
+        order = tier_order(game, tiers, players, order_games, seed, folder, sets, data,
+                           threads, progress)
         table = findings(per_tier, tiers, band)
-        lines = summary(table, per_tier, [p["games"] for p in played], band)
+        lines = order_lines(order, tiers, players, order_games) + summary(
+            table, per_tier, [p["games"] for p in played], band)
         tier_rows = pd.DataFrame(played)
         half = pd.DataFrame({t: (table[f"{t}_high_pp"] - table[f"{t}_low_pp"]) / 2
                              for t in tiers})
@@ -293,9 +304,46 @@ def balance(game: str = "festival", tiers=DEFAULT_TIERS, players: int = 4, games
             write_csv(folder / f"{name}.csv", _stacked(per_tier, name))
         record = {"request": request, "status": "complete", "band": float(band),
                   "summary": lines, "tiers": played,
+                  "order": None if order is None else order.steps.to_dict("records"),
                   "verdicts": table["verdict"].value_counts().to_dict()}
         write_json(folder / "balance.json", record)
         return Balance(table, per_tier, lines, record)
+
+
+def tier_order(game: str, tiers: list[str], players: int, games: int, seed: int,
+               folder: Path, sets, data, threads, progress: bool):
+    """The ladder of the tiers as listed (analysis.ladder.climb, kept in FOLDER/order), or
+    None when ``games`` is 0."""
+    if not games:
+        return None
+    from analysis.ladder import climb
+
+    return climb(game, tiers, players, games, seed, folder / "order", sets or None, data,
+                 threads, progress, timed=False)  # the tiers' own runs time them
+
+
+def order_lines(order, tiers: list[str], players: int, games: int) -> list[str]:
+    """The summary's first line: the measured order of the tiers, and whether the last
+    listed is established as the strongest."""
+    top = tiers[-1]
+    if order is None:
+        return [f"The order of the tiers was not measured (--order-games 0): {top}, listed "
+                "last, is read as the strongest, which is assumed, not established."]
+    how = (f"each tier against the one below it head to head, {games:,} deals played twice "
+           f"with seats swapped, {players} players")
+    steps = order.steps
+    weak = steps[steps["verdict"] != "resolved"]
+    if not len(weak):
+        return [f"Order of the tiers, measured ({how}): {order.order()}; {top} is established "
+                "as the strongest."]
+    said = "; ".join(f"{r.upper} against {r.lower} {100 * r.share:.1f}% "
+                     f"[{100 * r.low:.1f}, {100 * r.high:.1f}], {r.verdict}"
+                     for r in weak.itertuples())
+    last = steps.iloc[-1]
+    strongest = ("" if last["verdict"] == "resolved" else
+                 f" {top} is not established as the strongest tier: the findings read "
+                 f"'at the strongest tier' are at {top}, the tier listed last.")
+    return [f"Order of the tiers, measured ({how}): {order.order()} ({said}).{strongest}"]
 
 
 def read_balance(folder: str | Path) -> tuple[dict, dict[str, pd.DataFrame]]:

@@ -102,13 +102,15 @@ def rung_speed(game: str, bot: str, players: int, seed: int = 0, sets: dict | No
         n = min(1_000_000, n * max(2, min(16, int(seconds / max(took, 1e-3)) + 1)))
 
 
-def climb(game: str, bots: list[str], players: int = 2, games: int = LADDER_GAMES,
+def climb(game: str, bots: list[str], players: int = 2, games: int | list = LADDER_GAMES,
           seed: int = 0, out: str | Path | None = None, sets: dict | None = None,
-          data: str | None = None, threads: int | None = None, progress: bool = False
-          ) -> Ladder:
+          data: str | None = None, threads: int | None = None, progress: bool = False,
+          timed: bool = True) -> Ladder:
     """The ladder of ``bots`` (weakest first, as the user orders them): each against the
-    next on ``games`` deals of ``seed``, twice, seats swapped; ``out`` keeps each finished
-    step (resumable) and writes ladder.csv, rungs.csv and ladder.json."""
+    next on ``games`` deals of ``seed`` (one number, or one a step), twice, seats swapped;
+    ``out`` keeps each finished step (resumable) and writes ladder.csv, rungs.csv and
+    ladder.json. ``timed``: each
+    rung's games a second measured (``rung_speed``), else left out."""
     from analysis.folders import claimed, read_json, write_csv, write_json
     from analysis.training import duel
     from sim.core.checks import MAX_GAMES, MAX_SEED, whole
@@ -117,12 +119,17 @@ def climb(game: str, bots: list[str], players: int = 2, games: int = LADDER_GAME
     if len(bots) < 2 or len(set(bots)) != len(bots):
         raise PlaytestError(f"--bots: a ladder needs two bots at least, each once, got "
                             f"{','.join(bots)}")
-    whole("games", games, 10, MAX_GAMES)
+    per_step = list(games) if isinstance(games, list | tuple) else [games] * (len(bots) - 1)
+    if len(per_step) != len(bots) - 1:
+        raise PlaytestError(f"--games gives {len(per_step)} numbers for {len(bots) - 1} steps: "
+                            "give one for every step, or one per step")
+    for g in per_step:
+        whole("games", g, 10, MAX_GAMES)
     whole("seed", seed, 0, MAX_SEED)
     module = game_module(game)
     for bot in bots:  # every rung a line-up the game takes, before any game
         module.prepare(players, [bot] * players, data, True, sets=sets or None)
-    request = {"game": game, "bots": list(bots), "players": players, "games": games,
+    request = {"game": game, "bots": list(bots), "players": players, "games": per_step,
                "seed": seed, "sets": sets or {}, "data": data} | bot_record(game, bots)
     with claimed(out, "ladder", request) as folder:
         steps = []
@@ -132,16 +139,18 @@ def climb(game: str, bots: list[str], players: int = 2, games: int = LADDER_GAME
                 d = read_json(folder, f"step-{k}")
             else:
                 if progress:
-                    print(f"ladder {game}: {upper} against {lower}, {2 * games:,} games")
-                d = duel(game, upper, lower, {}, games, seed, players, sets, data, threads)
+                    print(f"ladder {game}: {upper} against {lower}, {2 * per_step[k]:,} games")
+                d = duel(game, upper, lower, {}, per_step[k], seed, players, sets, data,
+                         threads)
                 write_json(kept, d | {"status": "complete"})
             steps.append({"lower": lower, "upper": upper, "share": d["share"],
                           "low": d["low"], "high": d["high"], "games": d["games"],
                           "verdict": step_verdict(d["low"], d["high"])})
-        if progress:
+        if progress and timed:
             print(f"ladder {game}: timing each rung, one thread")
         rungs = pd.DataFrame([{"bot": b, "games_per_s": rung_speed(game, b, players, seed,
-                                                                   sets, data)} for b in bots])
+                                                                   sets, data)
+                               if timed else float("nan")} for b in bots])
         ladder = Ladder(pd.DataFrame(steps), rungs)
         write_csv(folder / "ladder.csv", ladder.steps)
         write_csv(folder / "rungs.csv", rungs)

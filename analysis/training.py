@@ -4,7 +4,9 @@ A round plays self-play games in which every seat is a search bot whose rollouts
 by the current policy (round 1: the ``--from`` bot). At each decision with more than one
 legal move, the search's candidates are recorded: each move's features (the ones a bots file
 weighs) and what the search found for it (mean rollout value, rollouts). A new policy is then
-fitted to those values, and measured head to head against the one before on the same deals.
+fitted to the values of every round so far (each round's search is stronger than the last,
+and the older rounds' values are still the search's judgement of those moves), and measured
+head to head against the one before on the same deals.
 Rounds go on while the new policy beats the old one by a resolved margin (its share's 95%
 interval above 50%); the last policy that did is the trained bot.
 
@@ -17,7 +19,11 @@ is less noisy): statsmodels' WLS on the rows centred within their decision, whic
 fixed-effects fit (Frisch-Waugh-Lovell), solved by pseudo-inverse so that features that move
 together share their weight instead of failing the fit.
 The fitted weights predict how much more a move is worth than its siblings, in the search's
-units (a win is 1); greedy plays the move predicted best.
+units (a win is 1); greedy plays the move predicted best. A plain fit extrapolates to moves
+the search seldom weighed (it weighs its rollout bot's best few), so each round also fits
+the weights as the rollout bot's, rescaled, plus a correction under a ridge penalty, at a
+few penalties (ALPHAS), and keeps the fit that plays best against the rollout bot on deals
+of their own (seed + 2): the choice is made by play, the reported duel on other deals.
 
 Every round's games are played in chunks kept in the work folder as they finish, each from
 (seed, game index), so an interrupted training resumes where it stopped and ends as an
@@ -165,11 +171,14 @@ def within(x: np.ndarray, group: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 def fit_weights(feats: np.ndarray, value: np.ndarray, rollouts: np.ndarray,
-                group: np.ndarray) -> np.ndarray:
+                group: np.ndarray, prior: np.ndarray | None = None,
+                alpha: float = 0.0) -> np.ndarray:
     """The weights w minimising sum_i rollouts_i (value_i - feats_i @ w - a_g(i))^2, a_g a
     free constant per decision: the within-decision least squares (each decision's rows
     centred, which removes its constant), the minimum-norm solution where features are
-    collinear."""
+    collinear. With a ``prior`` (the weights of the bot the search rolled out with) and
+    ``alpha`` > 0, w = b * prior + d with a ridge penalty ``alpha`` on d alone (b free):
+    large alphas keep the prior's choices, rescaled, and small ones the plain fit."""
     import statsmodels.api as sm
 
     if len(value) == 0:
@@ -179,30 +188,65 @@ def fit_weights(feats: np.ndarray, value: np.ndarray, rollouts: np.ndarray,
     y = within(value, group, rollouts)
     varies = np.abs(x).max(axis=0) > 1e-12  # a feature that never differs within a decision
     w = np.zeros(feats.shape[1])
-    if varies.any():
-        with warnings.catch_warnings():  # collinear features: the pseudo-inverse is meant
-            warnings.simplefilter("ignore")
+    if not varies.any():
+        return w
+    with warnings.catch_warnings():  # collinear features: the pseudo-inverse is meant
+        warnings.simplefilter("ignore")
+        if prior is None or alpha <= 0:
             w[varies] = sm.WLS(y, x[:, varies], weights=rollouts).fit(method="pinv").params
-    return w
+            return w
+        z = np.column_stack([x @ prior, x[:, varies]])
+        penalty = np.r_[0.0, np.full(int(varies.sum()), alpha)]
+        theta = sm.WLS(y, z, weights=rollouts).fit_regularized(alpha=penalty,
+                                                                 L1_wt=0.0).params
+    w[varies] = theta[1:]
+    return w + theta[0] * prior
 
 
-def fit_table(samples: Samples, game: str, description: str) -> dict:
+ALPHAS = (0.0, 1e-3, 1e-2, 1e-1, 1.0, 10.0)  # the fits tried each round: plain, then shrunk
+SELECT_SEED_OFFSET = 2  # the fits are chosen on seed + 2: the duel's figure is not the pick's
+
+
+def prior_weights(table: dict | None, kind: str, names: tuple[str, ...]) -> np.ndarray:
+    """A greedy bot's weights on a kind's features, from its table ([NAME.all] and the
+    kind's own); zeros for none."""
+    rows = (table or {}).get("all", {}) | {}
+    w = np.array([float(rows.get(f, 0.0)) for f in names])
+    own = (table or {}).get(kind, {})
+    return w + np.array([float(own.get(f, 0.0)) for f in names])
+
+
+def fit_table(samples: Samples, game: str, description: str, prior: dict | None = None,
+              alpha: float = 0.0) -> dict:
     """A greedy bot's table: per decision kind, the fitted weights of its features (those
-    that are 0 left out), rounded to 6 significant digits."""
+    that are 0 left out), rounded to 6 significant digits; ``prior`` and ``alpha`` as for
+    ``fit_weights`` (the prior a table, of the bot the search rolled out with)."""
     _, features = kinds_of(game)
+    fills = _fills(game)
     table: dict = {"selector": "greedy", "description": description}
     for k, (kind, names) in enumerate(features.items()):
         rows = samples.kind == k
         if not rows.any():
-            continue
-        w = fit_weights(samples.feats[rows][:, : len(names)], samples.value[rows],
-                        samples.rollouts[rows], samples.group[rows])
+            w = prior_weights(prior, kind, names)
+        else:
+            w = fit_weights(samples.feats[rows][:, : len(names)], samples.value[rows],
+                            samples.rollouts[rows], samples.group[rows],
+                            prior_weights(prior, kind, names), alpha)
         top = float(np.abs(w).max()) if len(w) else 0.0
         kept = {f: float(f"{v:.6g}") for f, v in zip(names, w)
-                if top > 0 and abs(v) >= KEEP * top}
+                if top > 0 and abs(v) >= KEEP * top and f in fills.get(kind, names)}
         if kept:
             table[kind] = kept
     return table
+
+
+def _fills(game: str) -> dict[str, tuple[str, ...]]:
+    """The features each decision kind's moves can be nonzero in, where the engine says
+    (its features.FILLS): a bots file may weigh no other."""
+    import importlib
+
+    module = importlib.import_module(f"{game_module(game).__name__}.features")
+    return dict(getattr(module, "FILLS", {}))
 
 
 def duel(game: str, a: str, b: str, tables: dict, games: int, seed: int, players: int = 2,
@@ -296,6 +340,7 @@ def train(game: str, base: str = "greedy", name: str = "trained",
     start_time = time.perf_counter()
     with claimed(work, "train", request):
         history: list[dict] = []
+        pooled: list[Samples] = []  # every round's decisions: each round fits them all
         tables = {base: base_table} if presets[base].source else {}  # a bots file's bot
         current, kept = base, None
         for r in range(1, rounds + 1):
@@ -307,14 +352,16 @@ def train(game: str, base: str = "greedy", name: str = "trained",
                                             "description": f"{search} over {current}"}
             samples = _round_games(game, players, searching, tables, request, folder,
                                    (r - 1) * games, games, workers, progress, r)
+            pooled.append(samples)
             if (folder / "fit.json").exists():
-                tables[player] = read_json(folder, "fit")["table"]
+                fit = _kept(folder, "fit", ("table", "alpha", "tried"))
             else:
-                tables[player] = fit_table(samples, game, f"trained from {search} (round {r}, "
-                                           f"rollouts by {current})")
-                write_json(folder / "fit.json", {"status": "complete", "table": tables[player]})
+                fit = _pick_fit(game, Samples.join(pooled), current, tables, request, r,
+                                threads, progress)
+                write_json(folder / "fit.json", fit | {"status": "complete"})
+            tables[player] = fit["table"]
             if (folder / "duel.json").exists():
-                d = read_json(folder, "duel")
+                d = _kept(folder, "duel", ("share", "low", "high", "games", "players"))
             else:
                 if progress:
                     print(f"round {r}: {player} against {current}, {2 * duel_games:,} games "
@@ -323,6 +370,7 @@ def train(game: str, base: str = "greedy", name: str = "trained",
                          sets, data, threads)
                 write_json(folder / "duel.json", d | {"status": "complete"})
             history.append({"round": r, "rollout_bot": current, "games": games,
+                            "alpha": fit["alpha"], "tried": fit["tried"],
                             "decisions": int(len(np.unique(samples.group))),
                             "candidates": int(len(samples.group)),
                             "rollouts": int(samples.rollouts.sum()), **{
@@ -346,6 +394,38 @@ def train(game: str, base: str = "greedy", name: str = "trained",
         write_text(out, _bots_file(name, table, searcher, summary))
         write_json(work / "train.json", summary)
         return summary
+
+
+def _kept(folder: Path, name: str, keys: tuple[str, ...]) -> dict:
+    """A round's kept FOLDER/NAME.json, refused in one line when it lacks ``keys``."""
+    record = read_json(folder, name)
+    if not set(keys) <= set(record):
+        raise PlaytestError(f"{folder / name}.json is not a record of this training; remove "
+                            "it and run the same command again")
+    return record
+
+
+def _pick_fit(game: str, samples: Samples, current: str, tables: dict, request: dict, r: int,
+              threads: int | None, progress: bool) -> dict:
+    """The round's fit: one table for each penalty of ALPHAS (shrunk toward ``current``'s
+    weights), each played head to head against ``current`` on seed + SELECT_SEED_OFFSET
+    (a quarter of the duel's deals), the best share kept; the shares of all."""
+    prior = tables.get(current) or bot_table(game, current)
+    games = max(10, request["duel_games"] // 4)
+    tried, best = [], None
+    for alpha in ALPHAS:
+        table = fit_table(samples, game, f"trained from {request['search']} (round {r}, "
+                          f"rollouts by {current})", prior, alpha)
+        d = duel(game, "candidate", current, tables | {"candidate": table}, games,
+                 request["seed"] + SELECT_SEED_OFFSET, 2, request["sets"] or None,
+                 request["data"], threads)
+        tried.append({"alpha": alpha, "share": d["share"]})
+        if best is None or d["share"] > best[0]:
+            best = (d["share"], alpha, table)
+        if progress:
+            print(f"round {r}: fit at penalty {alpha:g}: {100 * d['share']:.1f}% against "
+                  f"{current} ({2 * games:,} games)")
+    return {"table": best[2], "alpha": best[1], "tried": tried}
 
 
 def _round_games(game, players, searching, tables, request, folder, first, games, workers,
@@ -424,7 +504,9 @@ def _bots_file(name: str, table: dict, searcher: dict, summary: dict) -> str:
     for h in summary["rounds"]:
         lines.append(
             f"round {h['round']}: rollouts by {h['rollout_bot']}, {h['decisions']:,} decisions "
-            f"({h['candidates']:,} moves weighed); head to head against {h['rollout_bot']}, "
+            f"({h['candidates']:,} moves weighed); fitted with all rounds' at penalty "
+            f"{h['alpha']:g} (the best of {len(h['tried'])} by play on seed "
+            f"{req['seed'] + SELECT_SEED_OFFSET}); head to head against {h['rollout_bot']}, "
             f"{h['duel_games']:,} games at {h['duel_players']} players on seed "
             f"{req['seed'] + DUEL_SEED_OFFSET}, seats swapped: {100 * h['duel_share']:.1f}% "
             f"[{100 * h['duel_low']:.1f}, {100 * h['duel_high']:.1f}]"

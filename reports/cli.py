@@ -403,13 +403,23 @@ def cmd_train(a) -> int:
     return 0
 
 
+def _step_games(text: str) -> list[int] | int:
+    """--games of a ladder: one number for every step, or one per step."""
+    try:
+        items = [int(g) for g in text.split(",")]
+    except ValueError:
+        raise PlaytestError(f"--games must be whole numbers, one for every step or one per "
+                            f"step, got '{text}'") from None
+    return items[0] if len(items) == 1 else items
+
+
 def cmd_ladder(a) -> int:
     from analysis.ladder import climb
 
     players = a.players
     out = _out(a, f"runs/ladder-{a.game}-{players}p-seed{a.seed}")
     try:
-        ladder = climb(a.game, _names(a.bots) or [], players, a.games, a.seed, out,
+        ladder = climb(a.game, _names(a.bots) or [], players, _step_games(a.games), a.seed, out,
                        _sets(a, a.game) or None, a.data, a.threads, not a.quiet)
     except KeyboardInterrupt:
         return _interrupted(f"finished steps are kept in {out}")
@@ -428,7 +438,7 @@ def cmd_balance(a) -> int:
     try:
         b = balance(a.game, a.tiers, a.players, a.games, a.minutes, a.seed, out,
                     sets=_sets(a, a.game) or None, data=a.data, threads=a.threads, band=a.band,
-                    progress=not a.quiet)
+                    order_games=a.order_games, progress=not a.quiet)
     except KeyboardInterrupt:
         return _interrupted(f"each tier's finished chunks are kept in {out}/tiers")
     for t in b.record["tiers"]:
@@ -713,7 +723,8 @@ compared as independent samples. Writes OUT/index.html and OUT/diff.csv.
   playtest balance magnificent --tiers random,greedy,search:4,search --games 100000,100000,8000,4000
   playtest balance dice_theme_park --tiers random,greedy,tuned,search:4 --bots-file tuned.toml
 Each tier's bot plays every seat of its run, all tiers on the same deals (one master seed).
-List the tiers weakest first: a verdict reads the last as the strongest. Each tier is a run
+List the tiers weakest first: a verdict reads the last as the strongest, and the summary
+says whether each tier beat the one below it head to head (--order-games). Each tier is a run
 folder (OUT/tiers/NN-TIER, for playtest report); the findings are in OUT/findings.csv and
 OUT/index.html; an interrupted balance resumes with the same command.
 
@@ -728,6 +739,9 @@ OUT/index.html; an interrupted balance resumes with the same command.
                    "1,000,000 (default 10, without --games)")
     w.add_argument("--band", type=float, default=BAND, help="the effect that matters, in "
                    f"points of win rate (default {BAND:g})")
+    w.add_argument("--order-games", type=int, default=200, help="deals of each tier's head "
+                   "to head against the tier below it, each played twice: the tiers' order, "
+                   "measured (default 200; 0: not measured)")
     w.add_argument("--bots-file", action="append", metavar="FILE", help="as for simulate")
     w.add_argument("--seed", type=int, default=0, help="master seed of every tier (default 0)")
     w.add_argument("--set", action="append", metavar="KEY=VALUE", help="as for simulate")
@@ -887,8 +901,8 @@ kept in --out: the same command resumes.
     la.add_argument("--bots", required=True, help="the rungs, weakest first, comma-separated")
     la.add_argument("--bots-file", action="append", metavar="FILE", help="as for simulate")
     la.add_argument("--players", type=int, default=2, help="the table (default 2)")
-    la.add_argument("--games", type=int, default=2000, help="deals a step, each played twice "
-                    "(default 2000)")
+    la.add_argument("--games", default="2000", help="deals of every step (N) or of each step "
+                    "(N1,N2,...), each played twice (default 2000)")
     la.add_argument("--seed", type=int, default=0)
     la.add_argument("--out", help="folder of the steps and tables (default "
                     "runs/ladder-GAME-Np-seedS)")

@@ -32,6 +32,7 @@ BI = "test_bad_input.py"
 SE = "test_search.py"
 TU = "test_tuning.py"
 BA = "test_balance.py"
+TR = "test_training.py"
 MAG = "sim/magnificent/"
 MR, ME, MF = ("test_magnificent_rules.py", "test_magnificent_engine.py",
               "test_magnificent_features.py")
@@ -1001,6 +1002,37 @@ MUTANTS = [
      "return SR.value(wins, scores, 0, n)", [SE]),
     ("sim/dice_theme_park/search.py", "return SR.value(wins, dice, p, n)",
      "return SR.value(wins, dice, 0, n)", [SE]),
+    # training from search: the fit's objective, the data's seat, the round's acceptance,
+    # and the ladder's pairing
+    ("analysis/training.py",
+     "    x = within(feats, group, rollouts)\n    y = within(value, group, rollouts)",
+     "    x = feats - feats.mean(axis=0)\n    y = value - value.mean()", [TR]),
+    ("analysis/training.py", "sm.WLS(y, x[:, varies], weights=rollouts)",
+     "sm.WLS(y, x[:, varies])", [TR]),
+    ("analysis/training.py", "np.add.at(sums, group, x * (w if x.ndim == 1 else w[:, None]))",
+     "np.add.at(sums, group, x)", [TR]),
+    ("analysis/training.py", "        penalty = np.r_[0.0, np.full(int(varies.sum()), alpha)]",
+     "        penalty = np.full(int(varies.sum()) + 1, alpha)", [TR]),
+    ("analysis/training.py", "            slot = (seat + g) % prepared.n_players",
+     "            slot = seat", [TR]),
+    ("analysis/training.py", "    feats = s.features(decision, seat, moves)",
+     "    feats = s.features(decision, (seat + 1) % s.players, moves)", [TR]),
+    ("analysis/training.py", '        rows["seat"].append(seat)', '        rows["seat"].append(0)',
+     [TR]),
+    ("analysis/training.py", '        rows["value"].append(table[SUM, i] / table[COUNT, i])',
+     '        rows["value"].append(table[SUM, i])', [TR]),
+    ("analysis/training.py", '    return d["low"] > 0.5', '    return d["share"] > 0.5', [TR]),
+    ("analysis/training.py", "            kept, current = r, player",
+     "            current = player", [TR]),
+    ("analysis/training.py", "    second = [b if i % 2 == 0 else a for i in range(players)]",
+     "    second = first", [TR]),
+    ("analysis/training.py", "lineup, seed, rotate=False,",
+     "lineup, seed + len(shares), rotate=False,", [TR]),
+    ("analysis/ladder.py", 'return "resolved" if low > 0.5 else',
+     'return "resolved" if high > 0.5 else', [TR]),
+    ("analysis/ladder.py", "        for k, (lower, upper) in enumerate(zip(bots, bots[1:])):",
+     "        for k, (lower, upper) in enumerate(zip(bots[1:], bots)):", [TR]),
+    ("analysis/balance.py", "    if not len(weak):", "    if True:", [BA]),
 ]
 
 

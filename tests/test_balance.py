@@ -14,6 +14,7 @@ from conftest import one_line
 from scipy import stats as st
 
 from analysis.balance import balance, tier_chunk
+from analysis.ladder import step_verdict
 from analysis.verdicts import (
     GROWS,
     HOLDS,
@@ -154,8 +155,11 @@ def test_a_finding_planted_for_random_alone_is_only_at_low_skill(toy_tiers, tmp_
     assert f.loc[("colour", "blue"), "random_state"] == "+"
     assert f.loc[("colour", "blue"), "greedy_state"] == "+"
     # the summary leads with what holds at the strongest tier, then what is gone there
-    assert "Colour: blue" in b.summary[0] and HOLDS in b.summary[0]
-    assert "red" in b.summary[1] and "Only at lower skill" in b.summary[1]
+    # after the tiers' measured order, what holds at the strongest tier, then what is gone
+    assert b.summary[0].startswith("Order of the tiers, measured") and \
+        b.record["order"][0]["upper"] == "greedy"
+    assert "Colour: blue" in b.summary[1] and HOLDS in b.summary[1]
+    assert "red" in b.summary[2] and "Only at lower skill" in b.summary[2]
 
 
 def test_every_tier_plays_the_same_deals_in_a_run_folder_of_its_own(toy_tiers, tmp_path):
@@ -238,3 +242,27 @@ def test_bad_requests_are_one_line_before_any_game(toy_tiers, tmp_path, capsys, 
     assert main(base + args) == 2
     one_line(capsys, expect)
     assert not out.exists()
+
+
+def test_the_summary_says_whether_the_strongest_tier_is_established():
+    from analysis.balance import order_lines
+    from analysis.ladder import Ladder
+
+    def ladder(*steps):
+        rows = [{"lower": lo, "upper": up, "share": sh, "low": a, "high": b,
+                 "games": 400, "verdict": step_verdict(a, b)} for lo, up, sh, a, b in steps]
+        return Ladder(pd.DataFrame(rows), pd.DataFrame())
+
+    tiers = ["random", "greedy", "search"]
+    sure = order_lines(ladder(("random", "greedy", 0.9, 0.88, 0.92),
+                              ("greedy", "search", 0.7, 0.66, 0.74)), tiers, 4, 200)
+    assert "random < greedy < search; search is established as the strongest" in sure[0]
+    open_top = order_lines(ladder(("random", "greedy", 0.9, 0.88, 0.92),
+                                  ("greedy", "search", 0.52, 0.48, 0.56)), tiers, 4, 200)[0]
+    assert "random < greedy ? search" in open_top
+    assert "search against greedy 52.0% [48.0, 56.0], not resolved" in open_top
+    assert "search is not established as the strongest tier" in open_top
+    low_open = order_lines(ladder(("random", "greedy", 0.45, 0.40, 0.50),
+                                  ("greedy", "search", 0.7, 0.66, 0.74)), tiers, 4, 200)[0]
+    assert "random ? greedy < search" in low_open and "not established" not in low_open
+    assert "assumed, not established" in order_lines(None, tiers, 4, 0)[0]

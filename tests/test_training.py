@@ -231,3 +231,12 @@ def test_the_ladder_measures_each_step_and_resumes(tmp_path, capsys):
 def test_ladder_refuses_in_one_line(tmp_path, capsys, args, expect):
     assert main(["ladder", "festival", *args, "--out", str(tmp_path / "x"), "--quiet"]) == 2
     one_line(capsys, expect)
+
+
+def test_a_penalised_fit_keeps_the_priors_choices_and_a_light_one_the_datas():
+    feats, value, rollouts, group, w = _planted(np.random.default_rng(5))
+    prior = np.array([1.0, 0.0, 0.0])  # far from the planted weights
+    heavy = fit_weights(feats, value, rollouts, group, prior, 1e6)
+    assert heavy[0] > 0 and np.abs(heavy[1:]).max() < 1e-3 * heavy[0]  # the prior, rescaled
+    light = fit_weights(feats, value, rollouts, group, prior, 1e-9)
+    assert np.allclose(light, w, atol=0.02)
