@@ -16,8 +16,8 @@ the search's values on the features *within each decision* (a fixed effect per d
 values of one position's moves are compared with each other, never with another position's),
 by weighted least squares with each move weighted by its rollouts (a mean over more rollouts
 is less noisy): statsmodels' WLS on the rows centred within their decision, which is the
-fixed-effects fit (Frisch-Waugh-Lovell), solved by pseudo-inverse so that features that move
-together share their weight instead of failing the fit.
+fixed-effects fit (Frisch-Waugh-Lovell), with a ridge penalty too small to bias it, so that
+features that move together share their weight instead of taking opposite huge ones.
 The fitted weights predict how much more a move is worth than its siblings, in the search's
 units (a win is 1); greedy plays the move predicted best. A plain fit extrapolates to moves
 the search seldom weighed (it weighs its rollout bot's best few), so each round also fits
@@ -175,10 +175,11 @@ def fit_weights(feats: np.ndarray, value: np.ndarray, rollouts: np.ndarray,
                 alpha: float = 0.0) -> np.ndarray:
     """The weights w minimising sum_i rollouts_i (value_i - feats_i @ w - a_g(i))^2, a_g a
     free constant per decision: the within-decision least squares (each decision's rows
-    centred, which removes its constant), the minimum-norm solution where features are
-    collinear. With a ``prior`` (the weights of the bot the search rolled out with) and
-    ``alpha`` > 0, w = b * prior + d with a ridge penalty ``alpha`` on d alone (b free):
-    large alphas keep the prior's choices, rescaled, and small ones the plain fit."""
+    centred, which removes its constant), with a ridge penalty of PLAIN_RIDGE so that
+    features that (nearly) move together share their weight. With a ``prior`` (the weights
+    of the bot the search rolled out with) and ``alpha`` > 0, w = b * prior + d with a
+    ridge penalty ``alpha`` on d alone (b free): large alphas keep the prior's choices,
+    rescaled, and small ones the plain fit."""
     import statsmodels.api as sm
 
     if len(value) == 0:
@@ -192,8 +193,9 @@ def fit_weights(feats: np.ndarray, value: np.ndarray, rollouts: np.ndarray,
         return w
     with warnings.catch_warnings():  # collinear features: the pseudo-inverse is meant
         warnings.simplefilter("ignore")
-        if prior is None or alpha <= 0:
-            w[varies] = sm.WLS(y, x[:, varies], weights=rollouts).fit(method="pinv").params
+        if prior is None or alpha <= 0:  # a ridge too small to bias, against collinearity
+            w[varies] = sm.WLS(y, x[:, varies], weights=rollouts).fit_regularized(
+                alpha=PLAIN_RIDGE, L1_wt=0.0).params
             return w
         z = np.column_stack([x @ prior, x[:, varies]])
         penalty = np.r_[0.0, np.full(int(varies.sum()), alpha)]
@@ -203,7 +205,9 @@ def fit_weights(feats: np.ndarray, value: np.ndarray, rollouts: np.ndarray,
     return w + theta[0] * prior
 
 
-ALPHAS = (0.0, 1e-3, 1e-2, 1e-1, 1.0, 10.0)  # the fits tried each round: plain, then shrunk
+PLAIN_RIDGE = 1e-8  # the plain fit's penalty: no bias worth the name, but no weight of 1e10
+# from two features that nearly move together
+ALPHAS = (0.0, 1e-2, 1e-1, 1.0, 3.0, 10.0, 30.0, 100.0)  # the fits tried: plain, then shrunk
 SELECT_SEED_OFFSET = 2  # the fits are chosen on seed + 2: the duel's figure is not the pick's
 
 
@@ -218,9 +222,10 @@ def prior_weights(table: dict | None, kind: str, names: tuple[str, ...]) -> np.n
 
 def fit_table(samples: Samples, game: str, description: str, prior: dict | None = None,
               alpha: float = 0.0) -> dict:
-    """A greedy bot's table: per decision kind, the fitted weights of its features (those
-    that are 0 left out), rounded to 6 significant digits; ``prior`` and ``alpha`` as for
-    ``fit_weights`` (the prior a table, of the bot the search rolled out with)."""
+    """A greedy bot's table: per decision kind, the fitted weights of its features, scaled
+    so that the largest is 1, rounded to 6 significant digits, those below KEEP left out;
+    ``prior`` and ``alpha`` as for ``fit_weights`` (the prior a table, of the bot the search
+    rolled out with)."""
     _, features = kinds_of(game)
     fills = _fills(game)
     table: dict = {"selector": "greedy", "description": description}
@@ -232,9 +237,13 @@ def fit_table(samples: Samples, game: str, description: str, prior: dict | None 
             w = fit_weights(samples.feats[rows][:, : len(names)], samples.value[rows],
                             samples.rollouts[rows], samples.group[rows],
                             prior_weights(prior, kind, names), alpha)
+        allowed = [f in fills.get(kind, names) for f in names]
+        w = np.where(allowed, w, 0.0)
         top = float(np.abs(w).max()) if len(w) else 0.0
-        kept = {f: float(f"{v:.6g}") for f, v in zip(names, w)
-                if top > 0 and abs(v) >= KEEP * top and f in fills.get(kind, names)}
+        # greedy's choice is the same at any positive scale: the largest weight is 1, so
+        # every weight kept is within the presets' bounds
+        kept = {f: float(f"{v / top:.6g}") for f, v in zip(names, w)
+                if top > 0 and abs(v) >= KEEP * top}
         if kept:
             table[kind] = kept
     return table

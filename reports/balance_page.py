@@ -21,7 +21,9 @@ finding's family (the seats; one element's levels) by Bonferroni.</li>
 <li>At a tier it reads <b>+</b> or <b>&minus;</b> when the whole interval lies beyond the
 band (above +{band} pp or below &minus;{band} pp), <b>0</b> when it lies inside &plusmn;{band}
 pp, <b>?</b> otherwise (that tier cannot resolve it).</li>
-<li>Tiers are read weakest first, as listed; the last is the strongest. A tier that reads
+<li>Tiers are read weakest first, as listed; the last is read as the strongest. Whether
+it is: each tier plays the one below it head to head (the tiers' order, below the tiers'
+table), and the summary's first line says which steps that resolved. A tier that reads
 ? resolves nothing; every verdict's reason names the tiers it rests on and those that
 resolved nothing.</li>
 <li><b>not resolved</b>: ? at the strongest tier, or no other tier resolves it.
@@ -71,6 +73,20 @@ def _by_tier(table: pd.DataFrame, tiers: list[str], key: str, value: str) -> pd.
     return out.rename(columns={key: value})
 
 
+def _order(record: dict) -> list[str]:
+    """The tiers' measured order: each tier's head to head against the one below it."""
+    steps = record.get("order")
+    if not steps:
+        return [note("The tiers' order was not measured (--order-games 0).")]
+    rows = pd.DataFrame([{"step": f"{s['lower']} -> {s['upper']}",
+                          "upper's share of the wins": f"{100 * s['share']:.1f}% "
+                          f"[{100 * s['low']:.1f}, {100 * s['high']:.1f}]",
+                          "games": s["games"], "verdict": s["verdict"]} for s in steps])
+    return [note("The tiers' order: each tier against the one below it on the same deals "
+                 "twice, seats swapped; resolved when the upper tier's 95% interval lies "
+                 "above 50%, reversed when below (order/ladder.csv)."), table_html(rows)]
+
+
 def write_balance_page(folder: str | Path) -> Path:
     """Write FOLDER/index.html for the finished balance in FOLDER."""
     folder = Path(folder)
@@ -99,7 +115,7 @@ def write_balance_page(folder: str | Path) -> Path:
         note("Each tier's run folder opens in playtest report on its own. The tier's "
              "precision: the half-widths of its findings' simultaneous intervals (median and "
              "widest), and the games at which the widest would be half the band."),
-        table_html(tier_table), csv_name("tiers"),
+        table_html(tier_table), csv_name("tiers"), *_order(record),
         "<h2 id='verdicts'>How the verdicts are read</h2>", RULES.format(band=f"{band:g}"),
     ]
     seats = f[f["element"] == "seat"]

@@ -87,21 +87,26 @@ def test_a_fitted_table_is_a_bot_that_plays():
 def test_a_decision_records_the_searching_seats_moves_and_the_searchs_values():
     """Every recorded decision, driven again through the step API: its candidates are the
     deciding seat's legal moves, their features the ones that seat sees, and the move the
-    search played is the recorded best."""
-    s = collect("festival", 3, ["t"] * 3, {"t": TINY_SEARCH}, None, None, 0, 0, 1)
-    assert len(s.group) and set(np.unique(s.seat)) == {0, 1, 2}
-    g = new_game("festival", seed=0, players=3, game_index=0)
-    with added_bots("festival", {"t": ("test", TINY_SEARCH)}):
+    search played is the recorded best. Two search bots of different budgets, seats rotated
+    (game 1: seat 0 is slot 1), so that each decision is its own slot's."""
+    small = TINY_SEARCH | {"budget": 4}
+    tables = {"t": TINY_SEARCH, "t4": small}
+    s = collect("festival", 2, ["t", "t4"], tables, None, None, 0, 1, 1)
+    assert len(s.group) and set(np.unique(s.seat)) == {0, 1}
+    g = new_game("festival", seed=0, players=2, game_index=1)
+    with added_bots("festival", {k: ("test", v) for k, v in tables.items()}):
         decision = 0
         while not g.is_over():
             seat, feats = g.seat, g.features()
-            move = g.bot_move("t")
+            move = g.bot_move(["t", "t4"][(seat + 1) % 2])
             if len(g.legal_moves()) > 1:
                 rows = s.group == decision
                 assert (s.seat[rows] == seat).all()
                 names = feats.columns
                 recorded = s.feats[rows][:, : len(names)]
                 assert 1 <= len(recorded) <= len(feats)
+                if seat == 0:  # slot 1's budget of 4 weighs 2 moves at most
+                    assert len(recorded) <= 2
                 for r in recorded:  # each a legal move's features, for this seat
                     assert (np.abs(feats.to_numpy() - r).max(axis=1) < 1e-12).any()
                 best = np.flatnonzero(rows)[np.lexsort((-s.value[rows], -s.rollouts[rows]))[0]]
