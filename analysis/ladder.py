@@ -87,9 +87,11 @@ def step_verdict(low: float, high: float) -> str:
 
 
 def rung_speed(game: str, bot: str, players: int, seed: int = 0, sets: dict | None = None,
-               data: str | None = None, seconds: float = RUNG_SECONDS) -> float:
-    """Games a second of ``bot`` at every seat, one thread: runs doubling in size until one
-    takes ``seconds`` (the first loads or compiles the kernels and is not timed)."""
+               data: str | None = None, seconds: float | None = None) -> float:
+    """Games a second of ``bot`` at every seat, one thread: runs growing in size until one
+    takes ``seconds`` (default RUNG_SECONDS; the first loads or compiles the kernels and is
+    not timed)."""
+    seconds = RUNG_SECONDS if seconds is None else seconds
     simulate_frame(game, 1, players, [bot] * players, seed, threads=1, data=data, sets=sets)
     n = 2
     while True:

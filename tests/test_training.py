@@ -212,7 +212,10 @@ def test_a_damaged_kept_chunk_is_one_line(tmp_path, capsys):
     one_line(capsys, "remove it and run the same command again")
 
 
-def test_the_ladder_measures_each_step_and_resumes(tmp_path, capsys):
+def test_the_ladder_measures_each_step_and_resumes(tmp_path, capsys, monkeypatch):
+    import analysis.ladder
+
+    monkeypatch.setattr(analysis.ladder, "RUNG_SECONDS", 0.05)  # a rung's timing, briefly
     out = tmp_path / "ladder"
     ladder = climb("festival", ["random", "greedy", "builder"], 2, 30, 0, out)
     assert isinstance(ladder, Ladder) and list(ladder.steps["upper"]) == ["greedy", "builder"]
