@@ -32,6 +32,7 @@ uninterrupted one would; each round's fit and duel are kept too.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 import warnings
@@ -179,9 +180,11 @@ def fit_weights(feats: np.ndarray, value: np.ndarray, rollouts: np.ndarray,
     features that (nearly) move together share their weight. With a ``prior`` (the weights
     of the bot the search rolled out with) and ``alpha`` > 0, w = b * prior + d with a
     ridge penalty ``alpha`` on d alone (b free): large alphas keep the prior's choices,
-    rescaled, and small ones the plain fit."""
+    rescaled, and small ones the plain fit; an infinite one is the prior itself."""
     import statsmodels.api as sm
 
+    if prior is not None and alpha == math.inf:
+        return prior.astype(float).copy()
     if len(value) == 0:
         return np.zeros(feats.shape[1])
     _, group = np.unique(group, return_inverse=True)
@@ -207,7 +210,9 @@ def fit_weights(feats: np.ndarray, value: np.ndarray, rollouts: np.ndarray,
 
 PLAIN_RIDGE = 1e-8  # the plain fit's penalty: no bias worth the name, but no weight of 1e10
 # from two features that nearly move together
-ALPHAS = (0.0, 1e-2, 1e-1, 1.0, 3.0, 10.0, 30.0, 100.0)  # the fits tried: plain, then shrunk
+# the fits tried each round: plain, then shrunk toward the rollout bot, then (inf) the
+# rollout bot's own weights, so that a round never has only worse bots to choose from
+ALPHAS = (0.0, 1e-2, 1e-1, 1.0, 3.0, 10.0, 30.0, 100.0, math.inf)
 SELECT_SEED_OFFSET = 2  # the fits are chosen on seed + 2: the duel's figure is not the pick's
 
 
@@ -405,6 +410,13 @@ def train(game: str, base: str = "greedy", name: str = "trained",
         return summary
 
 
+def _fit_name(alpha: float) -> str:
+    """How a round's fit was made, in words."""
+    if alpha == math.inf:
+        return "the rollout bot's own weights"
+    return "the plain fit" if alpha == 0 else f"the fit at penalty {alpha:g}"
+
+
 def _kept(folder: Path, name: str, keys: tuple[str, ...]) -> dict:
     """A round's kept FOLDER/NAME.json, refused in one line when it lacks ``keys``."""
     record = read_json(folder, name)
@@ -432,7 +444,7 @@ def _pick_fit(game: str, samples: Samples, current: str, tables: dict, request: 
         if best is None or d["share"] > best[0]:
             best = (d["share"], alpha, table)
         if progress:
-            print(f"round {r}: fit at penalty {alpha:g}: {100 * d['share']:.1f}% against "
+            print(f"round {r}: {_fit_name(alpha)}: {100 * d['share']:.1f}% against "
                   f"{current} ({2 * games:,} games)")
     return {"table": best[2], "alpha": best[1], "tried": tried}
 
@@ -513,8 +525,8 @@ def _bots_file(name: str, table: dict, searcher: dict, summary: dict) -> str:
     for h in summary["rounds"]:
         lines.append(
             f"round {h['round']}: rollouts by {h['rollout_bot']}, {h['decisions']:,} decisions "
-            f"({h['candidates']:,} moves weighed); fitted with all rounds' at penalty "
-            f"{h['alpha']:g} (the best of {len(h['tried'])} by play on seed "
+            f"({h['candidates']:,} moves weighed); {_fit_name(h['alpha'])} on all rounds' "
+            f"(the best of {len(h['tried'])} by play on seed "
             f"{req['seed'] + SELECT_SEED_OFFSET}); head to head against {h['rollout_bot']}, "
             f"{h['duel_games']:,} games at {h['duel_players']} players on seed "
             f"{req['seed'] + DUEL_SEED_OFFSET}, seats swapped: {100 * h['duel_share']:.1f}% "
