@@ -109,6 +109,12 @@ def test_a_decision_records_the_searching_seats_moves_and_the_searchs_values():
                     assert len(recorded) <= 2
                 for r in recorded:  # each a legal move's features, for this seat
                     assert (np.abs(feats.to_numpy() - r).max(axis=1) < 1e-12).any()
+                stats = g._s.scratch  # what the search left: each candidate's sum and count
+                for i in g._s.SEARCH_STATS:
+                    stats = stats[i]
+                sums, counts = stats[0][1, : len(recorded)], stats[0][2, : len(recorded)]
+                assert np.allclose(s.value[rows], sums / counts) and \
+                    np.array_equal(s.rollouts[rows], counts)
                 best = np.flatnonzero(rows)[np.lexsort((-s.value[rows], -s.rollouts[rows]))[0]]
                 assert np.allclose(s.feats[best][: len(names)], feats.loc[move].to_numpy())
                 decision += 1
