@@ -254,3 +254,30 @@ def test_a_penalised_fit_keeps_the_priors_choices_and_a_light_one_the_datas():
     assert heavy[0] > 0 and np.abs(heavy[1:]).max() < 1e-3 * heavy[0]  # the prior, rescaled
     light = fit_weights(feats, value, rollouts, group, prior, 1e-9)
     assert np.allclose(light, w, atol=0.02)
+
+
+def test_rounds_go_on_while_they_climb_and_the_last_that_climbed_is_kept(tmp_path,
+                                                                         monkeypatch):
+    """Duels faked: round 1 beats its rollout bot, round 2 does not. Round 2's search rolls
+    out with round 1's bot, and the file holds round 1's."""
+    import analysis.training as T
+
+    real = T.duel
+    shares = {"trained_round1": (0.7, 0.65, 0.75), "trained_round2": (0.45, 0.4, 0.5)}
+
+    def duel(game, a, b, *args, **kwargs):
+        d = real(game, a, b, *args, **kwargs)
+        if a in shares:
+            d["share"], d["low"], d["high"] = shares[a]
+        return d
+
+    monkeypatch.setattr(T, "duel", duel)
+    s = T.train("festival", out=tmp_path / "t.toml", players=2, games=10, rounds=3, budget=4,
+                duel_games=10, workers=1, progress=False)
+    assert [h["climbed"] for h in s["rounds"]] == [True, False]
+    assert s["kept_round"] == 1 and s["climbed"]
+    assert s["rounds"][1]["rollout_bot"] == "trained_round1"
+    made = tomllib.loads((tmp_path / "t.toml").read_text())
+    fit = json.loads((tmp_path / "t.training" / "round-1" / "fit.json").read_text())["table"]
+    assert {k: v for k, v in made["trained"].items() if isinstance(v, dict)} == \
+        {k: v for k, v in fit.items() if isinstance(v, dict)}
