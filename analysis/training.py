@@ -400,9 +400,12 @@ def train(game: str, base: str = "greedy", name: str = "trained",
             kept, current = r, player
         final = kept or 1
         table = dict(tables[f"{name}_round{final}"])
-        table["description"] = (f"trained from {search} over {base} in {final} "
-                                f"round{'s' if final > 1 else ''} of self-play")
-        summary = {"request": request, "status": "complete", "out": str(out), "rounds": history,
+        table["description"] = (
+            f"trained from {search} over {base} in {final} round{'s' if final > 1 else ''} "
+            f"of self-play: {_fit_name(history[final - 1]['alpha'])}"
+            + ("" if kept else f"; no round beat {base}"))
+        summary = {"request": request, "status": "complete", "out": str(out),
+                   "base_file": presets[base].source, "rounds": history,
                    "kept_round": final, "climbed": kept is not None,
                    "seconds": round(time.perf_counter() - start_time, 1)}
         write_text(out, _bots_file(name, table, searcher, summary))
@@ -512,7 +515,9 @@ def _bots_file(name: str, table: dict, searcher: dict, summary: dict) -> str:
     req = summary["request"]
     sets = req["sets"]
     lines = [
-        f"playtest train {req['game']} --from {req['base']} --name {name} --players "
+        f"playtest train {req['game']}"
+        + (f" --bots-file {summary['base_file']}" if summary.get("base_file") else "")
+        + f" --from {req['base']} --name {name} --players "
         f"{req['players']} --games {req['games']} --search {req['search']}"
         + "".join(f" --set {k}={v}" for k, v in sets.items())
         + f" --duel-games {req['duel_games']} --seed {req['seed']}",
