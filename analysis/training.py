@@ -49,6 +49,7 @@ from sim.core.registry import game_module
 from sim.core.runner import bot_record, simulate_frame
 from strategies.presets import added_bots, bot_table, load_presets
 from strategies.search import COUNT, MOVE, SUM, weighed
+from strategies.selectors import SEARCH
 
 CHUNK = 10  # self-play games a kept piece of a round
 DUEL_SEED_OFFSET = 1  # the duels play seed + 1: deals the self-play never trained on
@@ -102,9 +103,9 @@ def kinds_of(game: str) -> tuple[dict[int, str], dict[str, tuple[str, ...]]]:
 
 def collect(game: str, players: int, bots: list[str], tables: dict, sets: dict | None,
             data: str | None, seed: int, start: int, n: int) -> Samples:
-    """Games start..start+n-1 of ``seed`` played by ``bots`` (search bots, seats rotated as
-    in simulate), driven decision by decision, and every searched decision's candidates
-    recorded. ``tables``: the added bots' tables, known while the games play."""
+    """Games start..start+n-1 of ``seed`` played by ``bots`` (seats rotated as in
+    simulate), driven decision by decision, and the candidates of every decision a search
+    bot made recorded. ``tables``: the added bots' tables, known while the games play."""
     with added_bots(game, {k: ("the training", v) for k, v in tables.items()}):
         prepared, _ = game_module(game).prepare(players, bots, data, True, sets=sets or None)
         return _collect(game, prepared, seed, start, n)
@@ -115,7 +116,7 @@ def _collect(game: str, prepared, seed: int, start: int, n: int) -> Samples:
     names = list(features)
     width = max(len(f) for f in features.values())
     s = steps_of(game)(prepared)
-    params = prepared.bots[1]
+    selectors, params, _ = prepared.bots
     rows: dict[str, list] = {f: [] for f in Samples.__dataclass_fields__}
     group = 0
     for g in range(start, start + n):
@@ -127,9 +128,10 @@ def _collect(game: str, prepared, seed: int, start: int, n: int) -> Samples:
             moves = s.legal(decision, seat)
             slot = (seat + g) % prepared.n_players
             move = s.decide(prepared, slot, decision, seat)
-            if len(moves) > 1:
-                group += _record(s, rows, group, decision, seat, moves, codes, names, width,
-                                 int(weighed(params, slot, len(moves))))
+            if len(moves) > 1 and selectors[slot] == SEARCH:
+                _record(s, rows, group, decision, seat, moves, codes, names, width,
+                        int(weighed(params, slot, len(moves))))
+                group += 1
             s.apply(move)
     return Samples(np.asarray(rows["group"], dtype=np.int64),
                    np.asarray(rows["kind"], dtype=np.int64),
@@ -140,8 +142,8 @@ def _collect(game: str, prepared, seed: int, start: int, n: int) -> Samples:
 
 
 def _record(s, rows: dict, group: int, decision: int, seat: int, moves: np.ndarray, codes,
-            names: list[str], width: int, k: int) -> int:
-    """Add the last search's ``k`` candidates to ``rows``; 1 (a decision recorded)."""
+            names: list[str], width: int, k: int) -> None:
+    """Add the last search's ``k`` candidates to ``rows``, as decision ``group``."""
     stats = s.scratch
     for i in s.SEARCH_STATS:
         stats = stats[i]
@@ -158,7 +160,6 @@ def _record(s, rows: dict, group: int, decision: int, seat: int, moves: np.ndarr
         rows["feats"].append(padded)
         rows["value"].append(table[SUM, i] / table[COUNT, i])
         rows["rollouts"].append(table[COUNT, i])
-    return 1
 
 
 def within(x: np.ndarray, group: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -407,7 +408,7 @@ def train(game: str, base: str = "greedy", name: str = "trained",
         summary = {"request": request, "status": "complete", "out": str(out),
                    "base_file": presets[base].source, "rounds": history,
                    "kept_round": final, "climbed": kept is not None,
-                   "seconds": round(time.perf_counter() - start_time, 1)}
+                   "seconds_this_run": round(time.perf_counter() - start_time, 1)}
         write_text(out, _bots_file(name, table, searcher, summary))
         write_json(work / "train.json", summary)
         return summary

@@ -281,3 +281,8 @@ def test_rounds_go_on_while_they_climb_and_the_last_that_climbed_is_kept(tmp_pat
     fit = json.loads((tmp_path / "t.training" / "round-1" / "fit.json").read_text())["table"]
     assert {k: v for k, v in made["trained"].items() if isinstance(v, dict)} == \
         {k: v for k, v in fit.items() if isinstance(v, dict)}
+
+
+def test_only_a_search_bots_decisions_are_recorded():
+    s = collect("festival", 2, ["t", "greedy"], {"t": TINY_SEARCH}, None, None, 0, 1, 1)
+    assert len(s.group) and set(np.unique(s.seat)) == {1}  # game 1: seat 1 is slot 0
