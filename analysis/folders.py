@@ -168,3 +168,17 @@ def read_json(folder: str | Path, name: str) -> dict:
         raise PlaytestError(f"{folder} holds an unfinished {name}; rerun the same command "
                             "to finish it")
     return content
+
+
+def bots_file_out(out: str | Path, work: str | Path | None, suffix: str) -> tuple[Path, Path]:
+    """A command's bots file (``out``, NAME.toml, its folder made) and work folder (``work``,
+    or OUT without .toml plus ``suffix``), refused in one line when ``out`` cannot be one."""
+    from sim.core.checks import path_fits
+
+    out = Path(out)
+    path_fits(out, "out")
+    if out.is_dir() or out.suffix != ".toml":
+        raise PlaytestError(f"--out {out}: the bots file to write, NAME.toml")
+    writable_folder(out.parent)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return out, Path(work) if work is not None else out.with_suffix(suffix)

@@ -41,8 +41,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.folders import claimed, read_json, write_json, write_text
-from sim.core.checks import MAX_GAMES, MAX_SEED, path_fits, whole, writable_folder
+from analysis.folders import bots_file_out, claimed, read_json, write_json, write_text
+from sim.core.checks import MAX_GAMES, MAX_SEED, whole
 from sim.core.errors import PlaytestError
 from sim.core.game import steps_of
 from sim.core.registry import game_module
@@ -341,13 +341,7 @@ def train(game: str, base: str = "greedy", name: str = "trained",
     base_table = bot_table(game, base)
     with added_bots(game, {f"search_{name}": ("--name", searcher)}):
         module.prepare(players, [f"search_{name}"] * players, data, True, sets=sets or None)
-    out = Path(out)
-    path_fits(out, "out")
-    if out.is_dir() or out.suffix != ".toml":
-        raise PlaytestError(f"--out {out}: the bots file to write, NAME.toml")
-    writable_folder(out.parent)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(work) if work is not None else out.with_suffix(".training")
+    out, work = bots_file_out(out, work, ".training")
     request = {"game": game, "base": base, "base_table": base_table, "name": name,
                "players": players, "games": games, "search": search, "search_table": searcher,
                "duel_games": duel_games, "seed": seed, "sets": sets or {},

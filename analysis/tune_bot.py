@@ -27,9 +27,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.folders import claimed, write_csv, write_json, write_text
+from analysis.folders import bots_file_out, claimed, write_csv, write_json, write_text
 from analysis.tune_rules import CONFIRM_SEED
-from sim.core.checks import MAX_GAMES, MAX_SEED, path_fits, whole, writable_folder
+from sim.core.checks import MAX_GAMES, MAX_SEED, whole
 from sim.core.errors import PlaytestError
 from sim.core.registry import game_module
 from sim.core.runner import bot_record, simulate_frame
@@ -126,13 +126,7 @@ def tune_bot(game: str, base: str = "greedy", against: list[str] | None = None,
     weights = Weights.of(spec)
     with added_bots(game, {name: ("--name", spec)}):  # the name, refused now if it cannot be
         pass
-    out = Path(out)
-    path_fits(out, "out")
-    if out.is_dir() or out.suffix != ".toml":
-        raise PlaytestError(f"--out {out}: the bots file to write, NAME.toml")
-    writable_folder(out.parent)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(work) if work is not None else out.with_suffix(".tuning")
+    out, work = bots_file_out(out, work, ".tuning")
     # what the search plays: the same again resumes (more --generations go on from there)
     request = {"game": game, "base": base, "base_table": spec, "against": against,
                "name": name, "games": games, "popsize": popsize, "sigma": sigma,
