@@ -37,13 +37,16 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.folders import claimed, read_json, write_csv, write_json
 from analysis.stats import wilson
 from analysis.tournaments import tournament
+from analysis.training import duel
 from sim import simulate
+from sim.core.checks import MAX_GAMES, MAX_SEED, whole
 from sim.core.errors import PlaytestError
 from sim.core.game import steps_of
 from sim.core.registry import game_module
-from sim.core.runner import simulate_frame
+from sim.core.runner import bot_record, simulate_frame
 from strategies.presets import PresetError, load_presets, resolve
 from strategies.selectors import SEARCH
 
@@ -111,13 +114,8 @@ def climb(game: str, bots: list[str], players: int = 2, games: int | list = LADD
     """The ladder of ``bots`` (weakest first, as the user orders them): each against the
     next on ``games`` deals of ``seed`` (one number, or one a step), twice, seats swapped;
     ``out`` keeps each finished step (resumable) and writes ladder.csv, rungs.csv and
-    ladder.json. ``timed``: each
-    rung's games a second measured (``rung_speed``), else left out."""
-    from analysis.folders import claimed, read_json, write_csv, write_json
-    from analysis.training import duel
-    from sim.core.checks import MAX_GAMES, MAX_SEED, whole
-    from sim.core.runner import bot_record
-
+    ladder.json. ``timed``: each rung's games a second measured (``rung_speed``), else left
+    out."""
     if len(bots) < 2 or len(set(bots)) != len(bots):
         raise PlaytestError(f"--bots: a ladder needs two bots at least, each once, got "
                             f"{','.join(bots)}")
@@ -204,7 +202,7 @@ def spent(game: str, players: int, bot: str, games: int = 3) -> float:
     return r["rollouts"] / max(r["search_decisions"], 1)
 
 
-def duel(game: str, games: int, seed: int = 0) -> dict:
+def search_duel(game: str, games: int, seed: int = 0) -> dict:
     """``search`` against ``greedy`` at 2 players: its win rate and Wilson interval."""
     df = simulate(game, games, 2, bots=["search", "greedy"], seed=seed)
     wins = df[df["bot"] == "search"]["win"]
@@ -263,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     players = a.players or game_module(a.game).PLAYERS[1]
     budgets = [int(b) for b in a.budgets.split(",")]
     if a.duel_games:
-        d = duel(a.game, a.duel_games)
+        d = search_duel(a.game, a.duel_games)
         default = load_presets(a.game)["search"].search[0]
         print(f"search ({default} rollouts) against greedy, 2 players, {d['games']} games: "
               f"{100 * d['win_rate']:.1f}% [{100 * d['low']:.1f}, {100 * d['high']:.1f}]\n")

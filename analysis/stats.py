@@ -160,3 +160,13 @@ def clustered_wilson(rate: float, se: float, n: float) -> tuple[float, float]:
     n_eff = min(rate * (1 - rate) / se**2, n) if 0 < rate < 1 else n
     lo, hi = wilson(rate * n_eff, n_eff)
     return float(lo[0]), float(hi[0])
+
+
+def mean_interval(x: np.ndarray) -> tuple[float, float, float]:
+    """The mean of ``x`` and its 95% t interval (statsmodels' DescrStatsW); a constant
+    sample's interval is the mean itself."""
+    from statsmodels.stats.weightstats import DescrStatsW
+
+    d = DescrStatsW(np.asarray(x, dtype=float))
+    lo, hi = d.tconfint_mean() if len(x) > 1 and d.std > 0 else (d.mean, d.mean)
+    return float(d.mean), float(lo), float(hi)

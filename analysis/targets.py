@@ -23,12 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from analysis.elements import dealt_table
 from analysis.rates import game_codes
 from analysis.seats import first_minus_last, seat_table
-from analysis.stats import per_game
+from analysis.stats import mean_interval, per_game
 from sim.core.declaration import ResultsDeclaration
 from sim.core.errors import PlaytestError
 
@@ -103,14 +102,6 @@ def parse_term(text: str) -> Term:
     return Term(**fields)
 
 
-def _mean_interval(x: np.ndarray) -> tuple[float, float, float]:
-    mean = float(x.mean())
-    if len(x) < 2 or x.std() == 0:
-        return mean, mean, mean
-    half = stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x))
-    return mean, mean - half, mean + half
-
-
 def _spread(df: pd.DataFrame, column: str, seed: int) -> tuple[float, float, float]:
     """Best level's win rate minus the worst's (pp), with no lower end (NaN) and a 95% upper
     bound, the 95th percentile of a Poisson bootstrap of whole games (levels share games).
@@ -174,10 +165,10 @@ def measure(term: Term, df: pd.DataFrame, decl: ResultsDeclaration, seed: int = 
         column = decl.length[0] if decl.length else None
         if column is None:
             raise PlaytestError(f"--target length: {decl.title} records no game length")
-        return _mean_interval(df.loc[df["seat"] == 0, column].to_numpy(dtype=float))
+        return mean_interval(df.loc[df["seat"] == 0, column].to_numpy(dtype=float))
     if term.metric == "score":
         per = df.groupby("game_index", observed=True)["score"].mean().to_numpy(dtype=float)
-        return _mean_interval(per)
+        return mean_interval(per)
     element = _element(decl, term, df.columns)
     if term.metric == "spread":
         return _spread(df, element.column, seed)

@@ -42,12 +42,13 @@ from pathlib import Path
 import numpy as np
 
 from analysis.folders import bots_file_out, claimed, read_json, write_json, write_text
+from analysis.stats import mean_interval
 from sim.core.checks import MAX_GAMES, MAX_SEED, whole
 from sim.core.errors import PlaytestError
 from sim.core.game import steps_of
 from sim.core.registry import game_module
 from sim.core.runner import bot_record, simulate_frame
-from strategies.presets import added_bots, bot_table, load_presets
+from strategies.presets import added_bots, bot_table, bots_toml, load_presets
 from strategies.search import COUNT, MOVE, SUM, weighed
 from strategies.selectors import SEARCH
 
@@ -271,8 +272,6 @@ def duel(game: str, a: str, b: str, tables: dict, games: int, seed: int, players
     and b,a,b,...): per deal, the share of the wins that went to ``a``'s seats, averaged over
     the two sittings (0.5: even); its mean and 95% t interval, and the games/s of the
     duel."""
-    from analysis.tune_bot import _interval
-
     first = [a if i % 2 == 0 else b for i in range(players)]
     second = [b if i % 2 == 0 else a for i in range(players)]
     shares, seconds = [], 0.0
@@ -286,7 +285,7 @@ def duel(game: str, a: str, b: str, tables: dict, games: int, seed: int, players
             total = df.groupby("game_index")["win"].sum()
             shares.append((mine.reindex(total.index, fill_value=0.0) / total).to_numpy())
     per_deal = (shares[0] + shares[1]) / 2
-    share, low, high = _interval(per_deal)
+    share, low, high = mean_interval(per_deal)
     return {"a": a, "b": b, "games": 2 * games, "players": players, "share": share,
             "low": low, "high": high, "games_per_s": 2 * games / max(seconds, 1e-9)}
 
@@ -505,8 +504,6 @@ def _collect_in_worker(*args) -> Samples:
 def _bots_file(name: str, table: dict, searcher: dict, summary: dict) -> str:
     """The bots file: how the bot was made and measured (comments), the trained bot, and
     ``search_NAME``, the search over it."""
-    from analysis.tune_bot import _write_toml
-
     req = summary["request"]
     sets = req["sets"]
     lines = [
@@ -536,5 +533,5 @@ def _bots_file(name: str, table: dict, searcher: dict, summary: dict) -> str:
                  + ("" if summary["climbed"] else " (no round beat the bot before it)"))
     search_spec = {k: v for k, v in searcher.items() if k != "rollout"}
     search_spec |= {"rollout": name, "description": f"{req['search']} over {name}"}
-    return (_write_toml(name, table, lines) + "\n"
-            + _write_toml(f"search_{name}", search_spec, []).lstrip("\n"))
+    return (bots_toml(name, table, lines) + "\n"
+            + bots_toml(f"search_{name}", search_spec, []).lstrip("\n"))

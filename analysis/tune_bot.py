@@ -28,12 +28,13 @@ import numpy as np
 import pandas as pd
 
 from analysis.folders import bots_file_out, claimed, write_csv, write_json, write_text
+from analysis.stats import mean_interval
 from analysis.tune_rules import CONFIRM_SEED
 from sim.core.checks import MAX_GAMES, MAX_SEED, whole
 from sim.core.errors import PlaytestError
 from sim.core.registry import game_module
 from sim.core.runner import bot_record, simulate_frame
-from strategies.presets import added_bots, bot_table, load_presets
+from strategies.presets import added_bots, bot_table, bots_toml, load_presets
 
 
 @dataclass(frozen=True)
@@ -69,27 +70,6 @@ def win_share(game: str, name: str, table: dict, field: list[str], games: int, s
                             threads=threads, data=data, sets=sets)
     mine = df[df["bot_slot"] == 0].sort_values("game_index")
     return mine["win"].to_numpy(dtype=float)
-
-
-def _interval(x: np.ndarray) -> tuple[float, float, float]:
-    from statsmodels.stats.weightstats import DescrStatsW
-
-    d = DescrStatsW(x)
-    lo, hi = d.tconfint_mean() if d.std > 0 else (d.mean, d.mean)
-    return float(d.mean), float(lo), float(hi)
-
-
-def _write_toml(name: str, table: dict, comment: list[str]) -> str:
-    """A presets file holding one bot (the presets' format), ``comment`` above it."""
-    def value(v):
-        return f'"{v}"' if isinstance(v, str) else repr(v)
-
-    lines = [f"# {c}" for c in comment] + ["", f"[{name}]"]
-    lines += [f"{k} = {value(v)}" for k, v in table.items() if not isinstance(v, dict)]
-    for kind, row in table.items():
-        if isinstance(row, dict):
-            lines += ["", f"[{name}.{kind}]"] + [f"{f} = {value(w)}" for f, w in row.items()]
-    return "\n".join(lines) + "\n"
 
 
 def tune_bot(game: str, base: str = "greedy", against: list[str] | None = None,
@@ -189,9 +169,9 @@ def _finish(game, name, base, spec, weights, x, against, request, run, work, out
     args = (against, n, master, request["sets"] or None, request["data"], run["threads"])
     tuned = win_share(game, name, weights.table(x, "tuned"), *args)
     shipped = win_share(game, name, spec, *args)
-    share, lo, hi = _interval(tuned)
-    b_share, b_lo, b_hi = _interval(shipped)
-    gain, g_lo, g_hi = _interval(tuned - shipped)
+    share, lo, hi = mean_interval(tuned)
+    b_share, b_lo, b_hi = mean_interval(shipped)
+    gain, g_lo, g_hi = mean_interval(tuned - shipped)
     sets = request["sets"]
     comment = [
         f"playtest tune bot {game} --from {base} --against {','.join(against)}"
@@ -209,7 +189,7 @@ def _finish(game, name, base, spec, weights, x, against, request, run, work, out
     ]
     description = f"{base} tuned by play against {','.join(against)}" + (
         f" under {', '.join(f'{k}={v}' for k, v in sets.items())}" if sets else "")
-    write_text(out, _write_toml(name, weights.table(x, description), comment))
+    write_text(out, bots_toml(name, weights.table(x, description), comment))
     summary = {"request": request, "status": "complete", "out": str(out), **run,
                "tuned": {"share": share, "low": lo, "high": hi},
                "base": {"share": b_share, "low": b_lo, "high": b_hi},

@@ -122,6 +122,19 @@ def _check_weights(path, name: str, spec: dict) -> None:
                           "weight would be lost in the scores' rounding")
 
 
+def bots_toml(name: str, table: dict, comment: list[str]) -> str:
+    """A bots file holding one bot, in the presets' format, ``comment`` above it."""
+    def value(v):
+        return f'"{v}"' if isinstance(v, str) else repr(v)
+
+    lines = [f"# {c}" for c in comment] + ["", f"[{name}]"]
+    lines += [f"{k} = {value(v)}" for k, v in table.items() if not isinstance(v, dict)]
+    for kind, row in table.items():
+        if isinstance(row, dict):
+            lines += ["", f"[{name}.{kind}]"] + [f"{f} = {value(w)}" for f, w in row.items()]
+    return "\n".join(lines) + "\n"
+
+
 def read_toml_bots(path: Path | str) -> dict:
     """A presets file's tables by bot name; one line for a file that cannot be read."""
     try:
