@@ -429,12 +429,13 @@ def _pick_fit(game: str, samples: Samples, current: str, tables: dict, request: 
     weights), each played head to head against ``current`` on seed + SELECT_SEED_OFFSET
     (a quarter of the duel's deals), the best share kept; the shares of all."""
     prior = tables.get(current) or bot_table(game, current)
+    trying = f"{request['name']}_round{r}_fit"  # beside the round's other names
     games = max(10, request["duel_games"] // 4)
     tried, best = [], None
     for alpha in ALPHAS:
         table = fit_table(samples, game, f"trained from {request['search']} (round {r}, "
                           f"rollouts by {current})", prior, alpha)
-        d = duel(game, "candidate", current, tables | {"candidate": table}, games,
+        d = duel(game, trying, current, tables | {trying: table}, games,
                  request["seed"] + SELECT_SEED_OFFSET, 2, request["sets"] or None,
                  request["data"], threads)
         tried.append({"alpha": alpha, "share": d["share"]})
