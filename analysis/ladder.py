@@ -121,8 +121,10 @@ def climb(game: str, bots: list[str], players: int = 2, games: int | list = LADD
                             f"{','.join(bots)}")
     per_step = list(games) if isinstance(games, list | tuple) else [games] * (len(bots) - 1)
     if len(per_step) != len(bots) - 1:
-        raise PlaytestError(f"--games gives {len(per_step)} numbers for {len(bots) - 1} steps: "
-                            "give one for every step, or one per step")
+        steps = len(bots) - 1
+        raise PlaytestError(f"--games gives {len(per_step)} numbers for {steps} "
+                            f"step{'s' if steps != 1 else ''}: give one for every step, or "
+                            "one per step")
     for g in per_step:
         whole("games", g, 10, MAX_GAMES)
     whole("seed", seed, 0, MAX_SEED)
