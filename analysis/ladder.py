@@ -1,7 +1,7 @@
 """Skill ladders, measured.
 
 ``climb`` (``playtest ladder``): each rung played head to head against the one above it on
-the same deals twice, seats swapped (analysis.training.duel), the upper rung's share of the
+the same deals twice, seats swapped (``duel``), the upper rung's share of the
 wins with its 95% interval, resolved or not, and each rung's games a second. ``balance``
 states its tiers' order from it.
 
@@ -38,16 +38,15 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.folders import claimed, read_json, write_csv, write_json
-from analysis.stats import wilson
+from analysis.stats import mean_interval, wilson
 from analysis.tournaments import tournament
-from analysis.training import duel
 from sim import simulate
 from sim.core.checks import MAX_GAMES, MAX_SEED, whole
 from sim.core.errors import PlaytestError
 from sim.core.game import steps_of
 from sim.core.registry import game_module
 from sim.core.runner import bot_record, simulate_frame
-from strategies.presets import PresetError, load_presets, resolve
+from strategies.presets import PresetError, added_bots, load_presets, resolve
 from strategies.selectors import SEARCH
 
 RUNG_SECONDS = 2.0  # a rung's speed is timed on a run this long at least
@@ -81,6 +80,31 @@ class Ladder:
                        f"[{100 * r.low:.1f}, {100 * r.high:.1f}] | {r.games:,} | {r.verdict} | "
                        f"{speed[r.lower]:,.0f}, {speed[r.upper]:,.0f} |")
         return out
+
+
+def duel(game: str, a: str, b: str, tables: dict, games: int, seed: int, players: int = 2,
+         sets: dict | None = None, data: str | None = None, threads: int | None = None
+         ) -> dict:
+    """``a`` against ``b`` on the same ``games`` deals twice, seats swapped (line-ups a,b,a,...
+    and b,a,b,...): per deal, the share of the wins that went to ``a``'s seats (a game's wins
+    add up to one, a shared win split), averaged over the two sittings (0.5: even); its mean
+    and 95% t interval, and the games/s of the duel. ``tables``: bots added for the duel
+    ({name: table}), as a bots file's."""
+    first = [a if i % 2 == 0 else b for i in range(players)]
+    second = [b if i % 2 == 0 else a for i in range(players)]
+    shares, seconds = [], 0.0
+    with added_bots(game, {k: ("the duel", v) for k, v in tables.items()}):
+        for lineup in (first, second):
+            t0 = time.perf_counter()
+            df = simulate_frame(game, games, players, lineup, seed, rotate=False, data=data,
+                                threads=threads, sets=sets)
+            seconds += time.perf_counter() - t0
+            mine = df[df["bot"] == a].groupby("game_index")["win"].sum()
+            shares.append(mine.reindex(range(games), fill_value=0.0).to_numpy())
+    per_deal = (shares[0] + shares[1]) / 2
+    share, low, high = mean_interval(per_deal)
+    return {"a": a, "b": b, "games": 2 * games, "players": players, "share": share,
+            "low": low, "high": high, "games_per_s": 2 * games / max(seconds, 1e-9)}
 
 
 def step_verdict(low: float, high: float) -> str:

@@ -6,7 +6,7 @@
 For the shipped bots files strategies/tuned/GAME.toml and strategies/trained/GAME.toml,
 printed as Markdown for the README:
 
-- the trained bot against the tuned bot, 2 players (analysis.training.duel: the same deals
+- the trained bot against the tuned bot, 2 players (analysis.ladder.duel: the same deals
   twice, seats swapped), and the trained bot's games/s beside greedy's (4 players, one
   thread);
 - search over the trained bot against the default search, 2 players; the trained bot alone
@@ -22,8 +22,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from analysis.ladder import climb, rung_speed
-from analysis.training import duel
+from analysis.ladder import climb, duel, rung_speed
 from strategies.presets import added_bots, bots_files
 
 ROOT = Path(__file__).resolve().parents[1]

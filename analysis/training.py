@@ -42,12 +42,12 @@ from pathlib import Path
 import numpy as np
 
 from analysis.folders import bots_file_out, claimed, read_json, write_json, write_text
-from analysis.stats import mean_interval
+from analysis.ladder import duel, step_verdict
 from sim.core.checks import MAX_GAMES, MAX_SEED, whole
 from sim.core.errors import PlaytestError
 from sim.core.game import steps_of
 from sim.core.registry import game_module
-from sim.core.runner import bot_record, simulate_frame
+from sim.core.runner import bot_record
 from strategies.presets import added_bots, bot_table, bots_toml, load_presets
 from strategies.search import COUNT, MOVE, SUM, weighed
 from strategies.selectors import SEARCH
@@ -265,35 +265,10 @@ def _fills(game: str) -> dict[str, tuple[str, ...]]:
     return dict(getattr(module, "FILLS", {}))
 
 
-def duel(game: str, a: str, b: str, tables: dict, games: int, seed: int, players: int = 2,
-         sets: dict | None = None, data: str | None = None, threads: int | None = None
-         ) -> dict:
-    """``a`` against ``b`` on the same ``games`` deals twice, seats swapped (line-ups a,b,a,...
-    and b,a,b,...): per deal, the share of the wins that went to ``a``'s seats, averaged over
-    the two sittings (0.5: even); its mean and 95% t interval, and the games/s of the
-    duel."""
-    first = [a if i % 2 == 0 else b for i in range(players)]
-    second = [b if i % 2 == 0 else a for i in range(players)]
-    shares, seconds = [], 0.0
-    with added_bots(game, {k: ("the training", v) for k, v in tables.items()}):
-        for lineup in (first, second):
-            t0 = time.perf_counter()
-            df = simulate_frame(game, games, players, lineup, seed, rotate=False, data=data,
-                                threads=threads, sets=sets)
-            seconds += time.perf_counter() - t0
-            mine = df[df["bot"] == a].groupby("game_index")["win"].sum()
-            total = df.groupby("game_index")["win"].sum()
-            shares.append((mine.reindex(total.index, fill_value=0.0) / total).to_numpy())
-    per_deal = (shares[0] + shares[1]) / 2
-    share, low, high = mean_interval(per_deal)
-    return {"a": a, "b": b, "games": 2 * games, "players": players, "share": share,
-            "low": low, "high": high, "games_per_s": 2 * games / max(seconds, 1e-9)}
-
-
 def climbs(d: dict) -> bool:
     """A round is kept when its policy beats the one before by a resolved margin: the 95%
-    interval of its share lies above one half."""
-    return d["low"] > 0.5
+    interval of its share lies above one half (the ladder's resolved step)."""
+    return step_verdict(d["low"], d["high"]) == "resolved"
 
 
 def search_table(game: str, search: str, rollout: str, budget: int | None) -> dict:

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from conftest import one_line
 
-from analysis.ladder import Ladder, climb, step_verdict
-from analysis.training import Samples, climbs, collect, duel, fit_table, fit_weights, within
+from analysis.ladder import Ladder, climb, duel, step_verdict
+from analysis.training import Samples, climbs, collect, fit_table, fit_weights, within
 from reports.cli import main
 from sim.core.game import new_game
 from strategies.presets import added_bots
