@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,14 +25,15 @@ from analysis import BAND
 from analysis.distributions import end_table
 from analysis.elements import dealt_table
 from analysis.folders import claimed, read_json, write_csv, write_json
+from analysis.ladder import climb, measured_rate
 from analysis.rates import game_codes
 from analysis.seats import first_minus_last, seat_table
 from analysis.verdicts import findings, summary
-from sim.core.checks import MAX_GAMES, MAX_SEED, path, rule_sets, whole
+from sim.core.checks import MAX_GAMES, MAX_SEED, path, per_item, rule_sets, whole
 from sim.core.errors import ParameterError, PlaytestError
 from sim.core.registry import game_module
 from sim.core.run_folder import load_results, read_info
-from sim.core.runner import bot_record, run, simulate_frame
+from sim.core.runner import bot_record, run
 from strategies.presets import PresetError, load_presets, resolve
 
 DEFAULT_TIERS = "random,greedy,search"
@@ -61,23 +61,6 @@ def parse_tiers(tiers) -> list[str]:
     if len(items) < 2:
         raise ParameterError("tiers", "a balance across tiers needs two tiers at least")
     return items
-
-
-def parse_games(games, n_tiers: int) -> list[int]:
-    """One number of games for every tier, or one per tier ("N" or "N1,N2,...")."""
-    if isinstance(games, str):
-        try:
-            games = [int(g) for g in games.split(",")]
-        except ValueError:
-            raise ParameterError("games", f"must be whole numbers, one for every tier or one "
-                                 f"per tier, got '{games}'") from None
-    items = list(games) if isinstance(games, list | tuple) else [games]
-    if len(items) == 1:
-        items = items * n_tiers
-    if len(items) != n_tiers:
-        raise ParameterError("games", f"gives {len(items)} numbers for {n_tiers} tiers: give "
-                             "one for every tier, or one per tier")
-    return [whole("games", g, 10, MAX_GAMES) for g in items]
 
 
 def _minutes(minutes) -> float:
@@ -114,23 +97,9 @@ def _two_figures(n: float) -> int:
 def games_in(game: str, tier: str, players: int, seed: int, seconds: float, sets: dict,
              data: str | None, threads: int | None) -> int:
     """How many games of ``tier`` fit in ``seconds``: its speed measured on the run's own
-    first games, in pieces growing until one plays PILOT_SECONDS (the first piece only
-    loads or compiles the kernels)."""
-    def timed(n: int) -> float:
-        t0 = time.perf_counter()
-        simulate_frame(game, n, players, [tier] * players, seed, data=data, threads=threads,
-                       sets=sets or None)
-        return time.perf_counter() - t0
-
-    spent = timed(4)  # loads (or compiles) the kernels: not a measure
-    n = 8
-    while True:
-        took = timed(n)
-        spent += took
-        if took >= PILOT_SECONDS or spent >= seconds or n >= MAX_TIER_GAMES:
-            break
-        n = min(MAX_TIER_GAMES, n * max(2, min(16, int(PILOT_SECONDS / max(took, 1e-3)) + 1)))
-    rate = n / max(took, 1e-9)
+    first games (ladder.measured_rate, pieces of PILOT_SECONDS), the pilot's time taken off."""
+    rate, spent = measured_rate(game, tier, players, seed, sets or None, data, threads,
+                                PILOT_SECONDS, seconds)
     return min(MAX_TIER_GAMES, max(MIN_TIER_GAMES, _two_figures(rate * (seconds - spent))))
 
 
@@ -251,7 +220,7 @@ def balance(game: str = "festival", tiers=DEFAULT_TIERS, players: int = 4, games
     if games is not None and minutes is not None:
         raise ParameterError("games", "and --minutes are two budgets: give one")
     if games is not None:
-        budget: dict = {"games": parse_games(games, len(tiers))}
+        budget: dict = {"games": per_item("games", games, len(tiers), "tier", 10, MAX_GAMES)}
     else:
         budget = {"minutes": _minutes(DEFAULT_MINUTES if minutes is None else minutes)}
     for tier in tiers:  # every tier is a line-up the game takes, before any game
@@ -316,8 +285,6 @@ def tier_order(game: str, tiers: list[str], players: int, games: int, seed: int,
     None when ``games`` is 0."""
     if not games:
         return None
-    from analysis.ladder import climb
-
     return climb(game, tiers, players, games, seed, folder / "order", sets or None, data,
                  threads, progress, timed=False)  # the tiers' own runs time them
 

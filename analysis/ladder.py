@@ -41,7 +41,7 @@ from analysis.folders import claimed, read_json, write_csv, write_json
 from analysis.stats import mean_interval, wilson
 from analysis.tournaments import tournament
 from sim import simulate
-from sim.core.checks import MAX_GAMES, MAX_SEED, whole
+from sim.core.checks import MAX_GAMES, MAX_SEED, per_item, whole
 from sim.core.errors import PlaytestError
 from sim.core.game import steps_of
 from sim.core.registry import game_module
@@ -51,6 +51,7 @@ from strategies.selectors import SEARCH
 
 RUNG_SECONDS = 2.0  # a rung's speed is timed on a run this long at least
 LADDER_GAMES = 2000  # deals of a step of the ladder, each played twice
+MAX_MEASURED = 1_000_000  # the largest run a speed is timed on
 
 
 @dataclass
@@ -113,44 +114,47 @@ def step_verdict(low: float, high: float) -> str:
     return "resolved" if low > 0.5 else "reversed" if high < 0.5 else "not resolved"
 
 
-def rung_speed(game: str, bot: str, players: int, seed: int = 0, sets: dict | None = None,
-               data: str | None = None, seconds: float | None = None) -> float:
-    """Games a second of ``bot`` at every seat, one thread: runs growing in size until one
-    takes ``seconds`` (default RUNG_SECONDS; the first loads or compiles the kernels and is
-    not timed)."""
-    seconds = RUNG_SECONDS if seconds is None else seconds
-    simulate_frame(game, 1, players, [bot] * players, seed, threads=1, data=data, sets=sets)
-    n = 2
-    while True:
+def measured_rate(game: str, bot: str, players: int, seed: int, sets: dict | None,
+                  data: str | None, threads: int | None, seconds: float,
+                  budget: float = float("inf")) -> tuple[float, float]:
+    """(games a second of ``bot`` at every seat, the seconds the measure took): runs of the
+    seed's first games growing until one takes ``seconds`` or all of them take ``budget``
+    (the first, of 4 games, loads or compiles the kernels and is not a measure)."""
+    def timed(n: int) -> float:
         t0 = time.perf_counter()
-        simulate_frame(game, n, players, [bot] * players, seed, threads=1, data=data,
+        simulate_frame(game, n, players, [bot] * players, seed, threads=threads, data=data,
                        sets=sets)
-        took = time.perf_counter() - t0
-        if took >= seconds or n >= 1_000_000:
-            return n / took
-        n = min(1_000_000, n * max(2, min(16, int(seconds / max(took, 1e-3)) + 1)))
+        return time.perf_counter() - t0
+
+    spent, n = timed(4), 8
+    while True:
+        took = timed(n)
+        spent += took
+        if took >= seconds or spent >= budget or n >= MAX_MEASURED:
+            return n / max(took, 1e-9), spent
+        n = min(MAX_MEASURED, n * max(2, min(16, int(seconds / max(took, 1e-3)) + 1)))
 
 
-def climb(game: str, bots: list[str], players: int = 2, games: int | list = LADDER_GAMES,
+def rung_speed(game: str, bot: str, players: int, seed: int = 0, sets: dict | None = None,
+               data: str | None = None) -> float:
+    """Games a second of ``bot`` at every seat, one thread, timed on a run of RUNG_SECONDS
+    (``measured_rate``)."""
+    return measured_rate(game, bot, players, seed, sets, data, 1, RUNG_SECONDS)[0]
+
+
+def climb(game: str, bots: list[str], players: int = 2, games: int | list | str = LADDER_GAMES,
           seed: int = 0, out: str | Path | None = None, sets: dict | None = None,
           data: str | None = None, threads: int | None = None, progress: bool = False,
           timed: bool = True) -> Ladder:
     """The ladder of ``bots`` (weakest first, as the user orders them): each against the
-    next on ``games`` deals of ``seed`` (one number, or one a step), twice, seats swapped;
-    ``out`` keeps each finished step (resumable) and writes ladder.csv, rungs.csv and
-    ladder.json. ``timed``: each rung's games a second measured (``rung_speed``), else left
+    next on ``games`` deals of ``seed`` (one number, or one a step: "N1,N2,..." too), twice,
+    seats swapped; ``out`` keeps each finished step (resumable) and writes ladder.csv,
+    rungs.csv and ladder.json. ``timed``: each rung's games a second measured (``rung_speed``), else left
     out."""
     if len(bots) < 2 or len(set(bots)) != len(bots):
         raise PlaytestError(f"--bots: a ladder needs two bots at least, each once, got "
                             f"{','.join(bots)}")
-    per_step = list(games) if isinstance(games, list | tuple) else [games] * (len(bots) - 1)
-    if len(per_step) != len(bots) - 1:
-        steps = len(bots) - 1
-        raise PlaytestError(f"--games gives {len(per_step)} numbers for {steps} "
-                            f"step{'s' if steps != 1 else ''}: give one for every step, or "
-                            "one per step")
-    for g in per_step:
-        whole("games", g, 10, MAX_GAMES)
+    per_step = per_item("games", games, len(bots) - 1, "step", 10, MAX_GAMES)
     whole("seed", seed, 0, MAX_SEED)
     module = game_module(game)
     for bot in bots:  # every rung a line-up the game takes, before any game

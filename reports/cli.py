@@ -403,23 +403,12 @@ def cmd_train(a) -> int:
     return 0
 
 
-def _step_games(text: str) -> list[int] | int:
-    """--games of a ladder: one number for every step, or one per step."""
-    try:
-        items = [int(g) for g in text.split(",")]
-    except ValueError:
-        raise PlaytestError(f"--games must be whole numbers, one for every step or one per "
-                            f"step, got '{text}'") from None
-    return items[0] if len(items) == 1 else items
-
-
 def cmd_ladder(a) -> int:
     from analysis.ladder import climb
 
-    players = a.players
-    out = _out(a, f"runs/ladder-{a.game}-{players}p-seed{a.seed}")
+    out = _out(a, f"runs/ladder-{a.game}-{a.players}p-seed{a.seed}")
     try:
-        ladder = climb(a.game, _names(a.bots) or [], players, _step_games(a.games), a.seed, out,
+        ladder = climb(a.game, _names(a.bots) or [], a.players, a.games, a.seed, out,
                        _sets(a, a.game) or None, a.data, a.threads, not a.quiet)
     except KeyboardInterrupt:
         return _interrupted(f"finished steps are kept in {out}")

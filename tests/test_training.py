@@ -286,3 +286,14 @@ def test_rounds_go_on_while_they_climb_and_the_last_that_climbed_is_kept(tmp_pat
 def test_only_a_search_bots_decisions_are_recorded():
     s = collect("festival", 2, ["t", "greedy"], {"t": TINY_SEARCH}, None, None, 0, 1, 1)
     assert len(s.group) and set(np.unique(s.seat)) == {1}  # game 1: seat 1 is slot 0
+
+
+@pytest.mark.parametrize("games, expect", [
+    ("10,20", "--games gives 2 numbers for 1 step: give one for every step"),
+    ("abc", "--games must be whole numbers, one for every step or one per step"),
+    ("10,x", "--games must be whole numbers"),
+])
+def test_a_ladders_games_are_one_number_or_one_a_step(tmp_path, capsys, games, expect):
+    assert main(["ladder", "festival", "--bots", "greedy,random", "--games", games, "--out",
+                 str(tmp_path / "x"), "--quiet"]) == 2
+    one_line(capsys, expect)

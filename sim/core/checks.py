@@ -25,6 +25,25 @@ def whole(name: str, value, low: int, high: int | None = None) -> int:
     return value
 
 
+def per_item(name: str, value, n: int, item: str, low: int, high: int) -> list[int]:
+    """One whole number for every one of ``n`` items, or one per item: "N", "N1,N2,...", an
+    int or a list; each in [low, high]."""
+    if isinstance(value, str):
+        try:
+            value = [int(v) for v in value.split(",")]
+        except ValueError:
+            raise ParameterError(name, f"must be whole numbers, one for every {item} or one "
+                                 f"per {item}, got '{value}'") from None
+    items = list(value) if isinstance(value, list | tuple) else [value]
+    if len(items) == 1:
+        items = items * n
+    if len(items) != n:
+        raise ParameterError(name, f"gives {len(items)} numbers for {n} {item}"
+                             f"{'s' if n != 1 else ''}: give one for every {item}, or one "
+                             f"per {item}")
+    return [whole(name, v, low, high) for v in items]
+
+
 def path(name: str, value, optional: bool = True) -> Path | None:
     """``value`` as a Path (a string or path-like that names something), or None when
     ``optional``; anything else refused naming the parameter."""
