@@ -43,7 +43,7 @@ from analysis.tournaments import tournament
 from sim import simulate
 from sim.core.checks import MAX_GAMES, MAX_SEED, per_item, whole
 from sim.core.errors import PlaytestError
-from sim.core.game import steps_of
+from sim.core.game import each_decision, steps_of
 from sim.core.registry import game_module
 from sim.core.runner import bot_record, simulate_frame
 from strategies.presets import PresetError, added_bots, load_presets, resolve
@@ -149,8 +149,8 @@ def climb(game: str, bots: list[str], players: int = 2, games: int | list | str 
     """The ladder of ``bots`` (weakest first, as the user orders them): each against the
     next on ``games`` deals of ``seed`` (one number, or one a step: "N1,N2,..." too), twice,
     seats swapped; ``out`` keeps each finished step (resumable) and writes ladder.csv,
-    rungs.csv and ladder.json. ``timed``: each rung's games a second measured (``rung_speed``), else left
-    out."""
+    rungs.csv and ladder.json. ``timed``: each rung's games a second measured
+    (``rung_speed``), else left out."""
     if len(bots) < 2 or len(set(bots)) != len(bots):
         raise PlaytestError(f"--bots: a ladder needs two bots at least, each once, got "
                             f"{','.join(bots)}")
@@ -205,20 +205,14 @@ def rollouts_played(game: str, p, games: int) -> dict:
     timed alone; what ``playtest bench`` and the ladder report."""
     slots = searching_slots(game, list(p.bot_names))
     s = steps_of(game)(p)
-    n, seconds, decisions = p.n_players, 0.0, 0
-    for g in range(games):
-        s.begin(1, g)
-        while True:
-            decision, seat = s.advance()
-            if decision == s.OVER:
-                break
-            slot = (seat + g) % n if p.rotate else seat
-            t0 = time.perf_counter()
-            move = s.decide(p, slot, decision, seat)
-            if slot in slots:
-                seconds += time.perf_counter() - t0
-                decisions += 1
-            s.apply(move)
+    seconds, decisions = 0.0, 0
+    for _, decision, seat, slot in each_decision(s, p, 1, range(games)):
+        t0 = time.perf_counter()
+        move = s.decide(p, slot, decision, seat)
+        if slot in slots:
+            seconds += time.perf_counter() - t0
+            decisions += 1
+        s.apply(move)
     played = s.rollouts()
     return {"rollouts": played, "rollouts_per_s": played / max(seconds, 1e-9),
             "search_decisions": decisions}

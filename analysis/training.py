@@ -45,7 +45,7 @@ from analysis.folders import bots_file_out, claimed, read_json, write_json, writ
 from analysis.ladder import duel, step_verdict
 from sim.core.checks import MAX_GAMES, MAX_SEED, whole
 from sim.core.errors import PlaytestError
-from sim.core.game import steps_of
+from sim.core.game import each_decision, steps_of
 from sim.core.registry import game_module
 from sim.core.runner import bot_record
 from strategies.presets import added_bots, bot_table, bots_toml, load_presets
@@ -120,20 +120,14 @@ def _collect(game: str, prepared, seed: int, start: int, n: int) -> Samples:
     selectors, params, _ = prepared.bots
     rows: dict[str, list] = {f: [] for f in Samples.__dataclass_fields__}
     group = 0
-    for g in range(start, start + n):
-        s.begin(seed, g)
-        while True:
-            decision, seat = s.advance()
-            if decision == s.OVER:
-                break
-            moves = s.legal(decision, seat)
-            slot = (seat + g) % prepared.n_players
-            move = s.decide(prepared, slot, decision, seat)
-            if len(moves) > 1 and selectors[slot] == SEARCH:
-                _record(s, rows, group, decision, seat, moves, codes, names, width,
-                        int(weighed(params, slot, len(moves))))
-                group += 1
-            s.apply(move)
+    for _, decision, seat, slot in each_decision(s, prepared, seed, range(start, start + n)):
+        moves = s.legal(decision, seat)
+        move = s.decide(prepared, slot, decision, seat)
+        if len(moves) > 1 and selectors[slot] == SEARCH:
+            _record(s, rows, group, decision, seat, moves, codes, names, width,
+                    int(weighed(params, slot, len(moves))))
+            group += 1
+        s.apply(move)
     return Samples(np.asarray(rows["group"], dtype=np.int64),
                    np.asarray(rows["kind"], dtype=np.int64),
                    np.asarray(rows["seat"], dtype=np.int64),

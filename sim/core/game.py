@@ -17,7 +17,7 @@ and returns rows as ``simulate`` does.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -94,6 +94,22 @@ class CompiledSteps:
         other.st, other.rng, other.log = self.st.copy(), self.rng.copy(), self.log.copy()
         other.scratch = copy_buffers(self.scratch)
         return other
+
+
+def each_decision(s: CompiledSteps, prepared, seed: int, games: range
+                  ) -> Iterator[tuple[int, int, int, int]]:
+    """Games ``games`` of ``seed`` driven by steps ``s``: (game, decision, seat, slot) at
+    each decision, the slot being the line-up's bot that plays the seat (seats rotated as in
+    simulate when ``prepared`` rotates). The caller decides and applies the move before the
+    next is asked for."""
+    n = prepared.n_players
+    for g in games:
+        s.begin(seed, g)
+        while True:
+            decision, seat = s.advance()
+            if decision == s.OVER:
+                break
+            yield g, decision, seat, (seat + g) % n if prepared.rotate else seat
 
 
 def steps_of(game: str):
