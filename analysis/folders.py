@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim.core.checks import writable_folder
+from sim.core.checks import path_fits, writable_folder
 from sim.core.errors import PlaytestError
 from sim.core.run_folder import LOCK, folder_lock
 
@@ -173,8 +173,6 @@ def read_json(folder: str | Path, name: str) -> dict:
 def bots_file_out(out: str | Path, work: str | Path | None, suffix: str) -> tuple[Path, Path]:
     """A command's bots file (``out``, NAME.toml, its folder made) and work folder (``work``,
     or OUT without .toml plus ``suffix``), refused in one line when ``out`` cannot be one."""
-    from sim.core.checks import path_fits
-
     out = Path(out)
     path_fits(out, "out")
     if out.is_dir() or out.suffix != ".toml":

@@ -48,13 +48,20 @@ from sim.core.errors import PlaytestError
 from sim.core.game import each_decision, steps_of
 from sim.core.registry import game_module
 from sim.core.runner import bot_record
-from strategies.presets import added_bots, bot_table, bots_toml, load_presets
+from strategies.presets import MAX_BUDGET, added_bots, bot_table, bots_toml, load_presets
 from strategies.search import COUNT, MOVE, SUM, weighed
 from strategies.selectors import SEARCH
 
 CHUNK = 10  # self-play games a kept piece of a round
 DUEL_SEED_OFFSET = 1  # the duels play seed + 1: deals the self-play never trained on
 KEEP = 1e-4  # a fitted weight below this share of its kind's largest is written as 0
+PLAIN_RIDGE = 1e-8  # the plain fit's penalty: no bias worth the name, but no weight of 1e10
+# from two features that nearly move together
+# the fits tried each round: plain, then shrunk toward the rollout bot, then (inf) the
+# rollout bot's own weights, so that a round never has only worse bots to choose from
+ALPHAS = (0.0, 1e-2, 1e-1, 1.0, 3.0, 10.0, 30.0, 100.0, math.inf)
+SELECT_SEED_OFFSET = 2  # the fits are chosen on seed + 2: the duel's figure is not the pick's
+MAX_SEED_OFFSET = max(DUEL_SEED_OFFSET, SELECT_SEED_OFFSET)
 
 
 @dataclass(frozen=True)
@@ -77,7 +84,7 @@ class Samples:
         for s in parts:
             groups.append(s.group + offset)
             offset += int(s.group.max()) + 1 if len(s.group) else 0
-        return cls(np.concatenate(groups) if parts else np.zeros(0, dtype=np.int64),
+        return cls(np.concatenate(groups),
                    *(np.concatenate([getattr(s, f) for s in parts]) for f in
                      ("kind", "seat", "feats", "value", "rollouts")))
 
@@ -176,7 +183,8 @@ def fit_weights(feats: np.ndarray, value: np.ndarray, rollouts: np.ndarray,
     features that (nearly) move together share their weight. With a ``prior`` (the weights
     of the bot the search rolled out with) and ``alpha`` > 0, w = b * prior + d with a
     ridge penalty ``alpha`` on d alone (b free): large alphas keep the prior's choices,
-    rescaled, and small ones the plain fit; an infinite one is the prior itself."""
+    rescaled, and small ones the plain fit; an infinite one is the prior itself. A prior
+    that scores every move of every decision alike gives the plain fit."""
     import statsmodels.api as sm
 
     if prior is not None and alpha == math.inf:
@@ -190,13 +198,16 @@ def fit_weights(feats: np.ndarray, value: np.ndarray, rollouts: np.ndarray,
     w = np.zeros(feats.shape[1])
     if not varies.any():
         return w
-    with warnings.catch_warnings():  # collinear features: the pseudo-inverse is meant
+    scored = None if prior is None else x @ prior  # the prior's scores, within decisions
+    with warnings.catch_warnings():  # statsmodels' notes on collinear designs: meant here
         warnings.simplefilter("ignore")
-        if prior is None or alpha <= 0:  # a ridge too small to bias, against collinearity
+        # the plain fit, with a ridge too small to bias, against collinearity; also where
+        # the prior tells no move from another here (its column would be all zero)
+        if alpha <= 0 or scored is None or np.abs(scored).max() <= 1e-12:
             w[varies] = sm.WLS(y, x[:, varies], weights=rollouts).fit_regularized(
                 alpha=PLAIN_RIDGE, L1_wt=0.0).params
             return w
-        z = np.column_stack([x @ prior, x[:, varies]])
+        z = np.column_stack([scored, x[:, varies]])
         penalty = np.r_[0.0, np.full(int(varies.sum()), alpha)]
         theta = sm.WLS(y, z, weights=rollouts).fit_regularized(alpha=penalty,
                                                                  L1_wt=0.0).params
@@ -204,21 +215,12 @@ def fit_weights(feats: np.ndarray, value: np.ndarray, rollouts: np.ndarray,
     return w + theta[0] * prior
 
 
-PLAIN_RIDGE = 1e-8  # the plain fit's penalty: no bias worth the name, but no weight of 1e10
-# from two features that nearly move together
-# the fits tried each round: plain, then shrunk toward the rollout bot, then (inf) the
-# rollout bot's own weights, so that a round never has only worse bots to choose from
-ALPHAS = (0.0, 1e-2, 1e-1, 1.0, 3.0, 10.0, 30.0, 100.0, math.inf)
-SELECT_SEED_OFFSET = 2  # the fits are chosen on seed + 2: the duel's figure is not the pick's
-
-
 def prior_weights(table: dict | None, kind: str, names: tuple[str, ...]) -> np.ndarray:
     """A greedy bot's weights on a kind's features, from its table ([NAME.all] and the
     kind's own); zeros for none."""
-    rows = (table or {}).get("all", {}) | {}
-    w = np.array([float(rows.get(f, 0.0)) for f in names])
-    own = (table or {}).get(kind, {})
-    return w + np.array([float(own.get(f, 0.0)) for f in names])
+    table = table or {}
+    return np.array([float(table.get("all", {}).get(f, 0.0))
+                     + float(table.get(kind, {}).get(f, 0.0)) for f in names])
 
 
 def fit_table(samples: Samples, game: str, description: str, prior: dict | None = None,
@@ -226,7 +228,7 @@ def fit_table(samples: Samples, game: str, description: str, prior: dict | None 
     """A greedy bot's table: per decision kind, the fitted weights of its features, scaled
     so that the largest is 1, rounded to 6 significant digits, those below KEEP left out;
     ``prior`` and ``alpha`` as for ``fit_weights`` (the prior a table, of the bot the search
-    rolled out with)."""
+    rolled out with). A kind the self-play never searched keeps the prior's weights."""
     _, features = kinds_of(game)
     fills = _fills(game)
     table: dict = {"selector": "greedy", "description": description}
@@ -300,11 +302,11 @@ def train(game: str, base: str = "greedy", name: str = "trained",
     whole("games", games, 1, MAX_GAMES)
     whole("rounds", rounds, 1, 100)
     whole("duel_games", duel_games, 10, MAX_GAMES)
-    whole("seed", seed, 0, MAX_SEED - DUEL_SEED_OFFSET)
+    whole("seed", seed, 0, MAX_SEED - MAX_SEED_OFFSET)
     if workers is not None:
         whole("workers", workers, 1, 1024)
     if budget is not None:
-        whole("budget", budget, 1, 1_000_000)
+        whole("budget", budget, 1, MAX_BUDGET)
     searcher = search_table(game, search, base, budget)
     base_table = bot_table(game, base)
     with added_bots(game, {f"search_{name}": ("--name", searcher)}):

@@ -297,3 +297,16 @@ def test_a_ladders_games_are_one_number_or_one_a_step(tmp_path, capsys, games, e
     assert main(["ladder", "festival", "--bots", "greedy,random", "--games", games, "--out",
                  str(tmp_path / "x"), "--quiet"]) == 2
     one_line(capsys, expect)
+
+
+def test_a_prior_that_tells_no_move_apart_gives_the_plain_fit():
+    """A prior whose weights lie on features that never differ within a decision scores
+    every move alike: its column is all zero, and the shrunk fit is the plain one (not a
+    singular matrix)."""
+    rng = np.random.default_rng(6)
+    feats, value, rollouts, group, w = _planted(rng)
+    feats = np.column_stack([feats, (group % 5).astype(float)])
+    prior = np.array([0.0, 0.0, 0.0, 1.0])
+    got = fit_weights(feats, value, rollouts, group, prior, 10.0)
+    assert np.allclose(got, fit_weights(feats, value, rollouts, group))
+    assert np.allclose(got[:3], w, atol=0.02)
