@@ -301,15 +301,18 @@ def order_lines(order, tiers: list[str], players: int, games: int) -> list[str]:
     steps = order.steps
     weak = steps[steps["verdict"] != "resolved"]
     if not len(weak):
-        return [f"Order of the tiers, measured ({how}): {order.order()}; {top} is established "
-                "as the strongest."]
+        return [f"Order of the tiers, measured ({how}): {order.order()}; each tier beat the "
+                f"one below it, so {top} is established as the strongest by this chain (tiers "
+                "two apart were not played)."]
     said = "; ".join(f"{r.upper} against {r.lower} {100 * r.share:.1f}% "
                      f"[{100 * r.low:.1f}, {100 * r.high:.1f}], {r.verdict}"
                      for r in weak.itertuples())
-    last = steps.iloc[-1]
-    strongest = ("" if last["verdict"] == "resolved" else
-                 f" {top} is not established as the strongest tier: the findings read "
-                 f"'at the strongest tier' are at {top}, the tier listed last.")
+    if steps.iloc[-1]["verdict"] == "resolved":
+        strongest = (f" {top} beat {tiers[-2]}, but a step below is open, so it is read as "
+                     "the strongest without the whole order established.")
+    else:
+        strongest = (f" {top} is not established as the strongest tier: the findings read "
+                     f"'at the strongest tier' are at {top}, the tier listed last.")
     return [f"Order of the tiers, measured ({how}): {order.order()} ({said}).{strongest}"]
 
 
